@@ -1,0 +1,28 @@
+/**
+ * One jest run for the whole workspace, in native ESM (NestJS 12 ships ESM only, and jest
+ * can require() ESM only on Node ≥ 24.9). Workspace packages map to their sources so tests
+ * need no build; tests that spawn the server or the CLI use the build (`pnpm test` builds).
+ */
+const workspace = {
+  domain: 'packages/domain',
+  'adapters-http': 'packages/adapters-http',
+  'adapters-persistence': 'packages/adapters-persistence',
+};
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  testMatch: ['**/test/**/*.test.ts', '**/test/**/*.e2e-spec.ts'],
+  moduleNameMapper: {
+    ...Object.fromEntries(
+      Object.entries(workspace).map(([name, dir]) => [`^@plantstore/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
+    ),
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.test.json' }],
+  },
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};

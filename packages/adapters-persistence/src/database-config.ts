@@ -1,0 +1,58 @@
+/** Where the data lives, decided once from DATABASE_URL (DESIGN §6). */
+export type DatabaseConfig =
+  | { readonly engine: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
+  | {
+      readonly engine: 'postgres';
+      readonly url: string;
+      readonly poolSize: number;
+      readonly statementTimeoutMs: number;
+      readonly connectTimeoutMs: number;
+    };
+
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
+export const DEFAULT_PG_POOL_SIZE = 10;
+export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 5_000;
+export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 2_000;
+
+export interface DatabaseTuning {
+  readonly sqliteBusyTimeoutMs?: number;
+  readonly pgPoolSize?: number;
+  readonly pgStatementTimeoutMs?: number;
+  readonly pgConnectTimeoutMs?: number;
+}
+
+/**
+ * `postgres://…`/`postgresql://…` → PostgreSQL; `sqlite:<path>` → SQLite at that path;
+ * undefined → SQLite at `defaultSqlitePath`. Anything else is refused with a reason.
+ */
+export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: string, tuning: DatabaseTuning = {}): DatabaseConfig {
+  const busyTimeoutMs = tuning.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+  if (url === undefined || url === '') return { engine: 'sqlite', path: defaultSqlitePath, busyTimeoutMs };
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    return {
+      engine: 'postgres',
+      url,
+      poolSize: tuning.pgPoolSize ?? DEFAULT_PG_POOL_SIZE,
+      statementTimeoutMs: tuning.pgStatementTimeoutMs ?? DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: tuning.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
+    };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new Error('DATABASE_URL sqlite: needs a file path, for example sqlite:data/plantstore.sqlite');
+    return { engine: 'sqlite', path, busyTimeoutMs };
+  }
+  throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+}
+
+/** A URL fit for logs: the password is replaced. */
+export function redactDatabaseUrl(config: DatabaseConfig): string {
+  if (config.engine === 'sqlite') return `sqlite:${config.path}`;
+  try {
+    const url = new URL(config.url);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://(unparseable)';
+  }
+}

@@ -1,0 +1,7 @@
+export * from './create-data-source.js';
+export * from './database-config.js';
+export * from './node-token-secrets.js';
+export * from './storage-errors.js';
+export { TypeOrmPlantRepository, DEFAULT_MAX_BATCH } from './typeorm-plant-repository.js';
+export * from './typeorm-token-repository.js';
+export { migrations } from './migrations/index.js';

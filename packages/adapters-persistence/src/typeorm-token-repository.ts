@@ -1,0 +1,62 @@
+import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
+import type { DataSource, Repository } from 'typeorm';
+import { ApiTokenSchema, type ApiTokenRow } from './schema/api-token.schema.js';
+import { translateStorageError } from './storage-errors.js';
+
+export class TypeOrmTokenRepository implements TokenRepository {
+  private readonly rows: Repository<ApiTokenRow>;
+
+  constructor(dataSource: DataSource) {
+    this.rows = dataSource.getRepository(ApiTokenSchema);
+  }
+
+  async add(token: StoredApiToken): Promise<void> {
+    await this.rows.insert(toRow(token)).catch(translateStorageError);
+  }
+
+  async findByHash(hash: string): Promise<StoredApiToken | undefined> {
+    const row = await this.rows.findOneBy({ tokenHash: hash }).catch(translateStorageError);
+    return row === null ? undefined : toToken(row);
+  }
+
+  async list(): Promise<ApiToken[]> {
+    const rows = await this.rows.find({ order: { createdAt: 'ASC', id: 'ASC' } }).catch(translateStorageError);
+    return rows.map((row) => {
+      const { hash: _hash, ...token } = toToken(row);
+      return token;
+    });
+  }
+
+  async revoke(id: string, at: Date): Promise<boolean> {
+    const found = await this.rows.findOneBy({ id }).catch(translateStorageError);
+    if (found === null) return false;
+    if (found.revokedAt === null) {
+      await this.rows.update({ id }, { revokedAt: at.toISOString() }).catch(translateStorageError);
+    }
+    return true;
+  }
+}
+
+function toRow(token: StoredApiToken): ApiTokenRow {
+  return {
+    id: token.id,
+    name: token.name,
+    tokenHash: token.hash,
+    scopes: token.scopes.join(' '),
+    createdAt: token.createdAt.toISOString(),
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    revokedAt: token.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function toToken(row: ApiTokenRow): StoredApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    hash: row.tokenHash,
+    scopes: row.scopes.split(' ').filter((s): s is Scope => isScope(s)),
+    createdAt: new Date(row.createdAt),
+    expiresAt: row.expiresAt === null ? undefined : new Date(row.expiresAt),
+    revokedAt: row.revokedAt === null ? undefined : new Date(row.revokedAt),
+  };
+}

@@ -1,0 +1,58 @@
+import type { ApiToken } from './api-token.js';
+import type { Clock } from './clock.js';
+import { InvalidTokenRequestError } from './errors.js';
+import { textViolations } from './plant-text.js';
+import { DEFAULT_SCOPES, isScope, type Scope } from './scope.js';
+import type { TokenRepository, TokenSecrets } from './token-ports.js';
+
+export interface IssueTokenCommand {
+  readonly name: string;
+  readonly scopes?: readonly string[] | undefined;
+  readonly expiresAt?: Date | undefined;
+}
+
+export interface IssuedToken {
+  readonly token: ApiToken;
+  /** Shown once to the operator; only its hash is stored. */
+  readonly plaintext: string;
+}
+
+export class IssueToken {
+  static readonly MAX_NAME_CODE_POINTS = 100;
+
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly secrets: TokenSecrets,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: IssueTokenCommand): Promise<IssuedToken> {
+    const now = this.clock.now();
+    const nameProblems = textViolations('name', command.name, IssueToken.MAX_NAME_CODE_POINTS);
+    if (nameProblems.length > 0) throw new InvalidTokenRequestError(nameProblems.map((p) => p.message).join('; '));
+    const scopes = uniqueScopes(command.scopes);
+    if (command.expiresAt !== undefined && !(command.expiresAt > now)) {
+      throw new InvalidTokenRequestError('the expiry must be in the future');
+    }
+    const plaintext = this.secrets.generateToken();
+    const token: ApiToken = {
+      id: this.secrets.generateId(),
+      name: command.name,
+      scopes,
+      createdAt: now,
+      expiresAt: command.expiresAt,
+      revokedAt: undefined,
+    };
+    await this.tokens.add({ ...token, hash: this.secrets.hash(plaintext) });
+    return { token, plaintext };
+  }
+}
+
+function uniqueScopes(requested: readonly string[] | undefined): Scope[] {
+  if (requested === undefined || requested.length === 0) return [...DEFAULT_SCOPES];
+  const unknown = requested.filter((s) => !isScope(s));
+  if (unknown.length > 0) {
+    throw new InvalidTokenRequestError(`unknown scope ${unknown.join(', ')} (known: plants:write, plants:read)`);
+  }
+  return [...new Set(requested as Scope[])];
+}

@@ -1,0 +1,64 @@
+import type { FieldViolation } from './field-violation.js';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const MAX_INT64_DIGITS = 19;
+const JSON_NUMBER = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+export const PLANT_ID_RANGE_MESSAGE =
+  'id must be an integer between -9223372036854775808 and 9223372036854775807';
+
+/** The client-chosen identity of a plant: an exact signed 64-bit integer. */
+export class PlantId {
+  static readonly MIN = INT64_MIN;
+  static readonly MAX = INT64_MAX;
+
+  private constructor(readonly value: bigint) {}
+
+  static fromBigInt(value: bigint): PlantId | FieldViolation {
+    if (value < INT64_MIN || value > INT64_MAX) return { field: 'id', message: PLANT_ID_RANGE_MESSAGE };
+    return new PlantId(value);
+  }
+
+  /**
+   * Reads a JSON number literal exactly. Any literal that denotes an integer is accepted
+   * (`1.0`, `1e2`, `-0`); exponents are compared, never expanded, so `1e1000000000` is
+   * refused without building a billion-digit number.
+   */
+  static fromLiteral(literal: string): PlantId | FieldViolation {
+    const value = integerValueOf(literal);
+    return value === undefined ? { field: 'id', message: PLANT_ID_RANGE_MESSAGE } : PlantId.fromBigInt(value);
+  }
+
+  /** Trusted input from storage: the decimal text the adapter read back. */
+  static fromStored(decimal: string | bigint): PlantId {
+    const id = PlantId.fromBigInt(BigInt(decimal));
+    if (!(id instanceof PlantId)) throw new RangeError(`stored plant id ${decimal} is outside int64`);
+    return id;
+  }
+
+  equals(other: PlantId): boolean {
+    return this.value === other.value;
+  }
+
+  toString(): string {
+    return this.value.toString();
+  }
+}
+
+/** The integer a JSON number literal denotes, or undefined when it is a fraction or exceeds int64 digits. */
+function integerValueOf(literal: string): bigint | undefined {
+  const match = JSON_NUMBER.exec(literal);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return 0n;
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailingZeros);
+  // Clamp before arithmetic: any exponent this large is out of range for a non-zero value.
+  const exponent = Math.max(-1e6, Math.min(1e6, Number(exponentText))) - fraction.length + trailingZeros;
+  if (exponent < 0) return undefined;
+  if (digits.length + exponent > MAX_INT64_DIGITS) return undefined;
+  const magnitude = BigInt(digits) * 10n ** BigInt(exponent);
+  return sign === '-' ? -magnitude : magnitude;
+}

@@ -5,3 +5,4 @@ export * from './storage-errors.js';
 export { TypeOrmPlantRepository, DEFAULT_MAX_BATCH } from './typeorm-plant-repository.js';
 export * from './typeorm-token-repository.js';
 export { migrations } from './migrations/index.js';
+export type { DataSource } from 'typeorm';

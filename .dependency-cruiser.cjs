@@ -1,0 +1,57 @@
+/**
+ * The hexagon's dependency rule, enforced by `pnpm lint` (and so by `pnpm test`):
+ * arrows point inward only.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'packages/domain imports nothing outside itself: no framework, no driver, no Node built-in.',
+      severity: 'error',
+      from: { path: '^packages/domain/src' },
+      to: { pathNot: '^packages/domain/src' },
+    },
+    {
+      name: 'adapters-do-not-import-each-other',
+      comment: 'An adapter depends on the domain only; the apps compose adapters.',
+      severity: 'error',
+      from: { path: '^packages/(adapters-[^/]+)/' },
+      to: { path: '^packages/adapters-[^/]+/', pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'packages-do-not-import-apps',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'apps-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/[^/]+/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that cannot be resolved is usually a package the importer does not declare.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'default'],
+    },
+  },
+};

@@ -1,0 +1,79 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parseDatabaseUrl, type DatabaseConfig } from '@plantstore/adapters-persistence';
+import { repositoryRoot } from './repository-root.js';
+
+export interface AppConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  readonly bodyLimitBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads and validates every variable of the README's table; the first bad one stops start-up. */
+export function loadConfig(env: Env): AppConfig {
+  const database = databaseFrom(env);
+  return {
+    host: text(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    database,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 2, 16 * 1024 * 1024),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+}
+
+function databaseFrom(env: Env): DatabaseConfig {
+  const tuning = {
+    sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1_000),
+    pgStatementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
+    pgConnectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 2_000, 100, 600_000),
+  };
+  let config: DatabaseConfig;
+  try {
+    config = parseDatabaseUrl(env['DATABASE_URL'], resolve(repositoryRoot, 'data/plantstore.sqlite'), tuning);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (config.engine === 'sqlite' && config.path !== ':memory:' && !isAbsolute(config.path)) {
+    return { ...config, path: resolve(config.path) };
+  }
+  return config;
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw)})`);
+  }
+  return raw as T;
+}

@@ -1,0 +1,27 @@
+import { Logger } from '@nestjs/common';
+import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
+import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { createApp } from './create-app.js';
+
+function configOrExit(): AppConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`plantstore: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const app = await createApp(config);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.listen(config.port, config.host);
+  new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`plantstore: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,106 @@
+import request from 'supertest';
+import { nodeTokenSecrets, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
+import { postPlant, JSON_UTF8 } from './support/plant-requests.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const BODY = '{"id": 1, "name": "Fern"}';
+const MISSING = { error: 40101, message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".' };
+const INVALID = { error: 40102, message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.' };
+const CHALLENGE = 'Bearer realm="plantstore"';
+const INVALID_CHALLENGE = 'Bearer realm="plantstore", error="invalid_token"';
+
+describe('POST /plants: bearer authentication', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token } = await t.issueToken());
+  });
+  afterAll(() => t.close());
+
+  async function expectRefused(authorization: string | undefined, expected: object, challenge: string, body = BODY, path = '/plants') {
+    let call = request(t.url).post(path).set('Content-Type', 'application/json');
+    if (authorization !== undefined) call = call.set('Authorization', authorization);
+    const res = await call.send(body);
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toBe(JSON_UTF8);
+    expect(res.headers['www-authenticate']).toBe(challenge);
+    expect(res.body).toEqual(expected);
+    expect(await t.plants()).toEqual([]);
+  }
+
+  it('401/40101 without an Authorization header, with no error attribute', () => expectRefused(undefined, MISSING, CHALLENGE));
+  it('401/40101 for another scheme', () => expectRefused(`Basic ${Buffer.from('a:b').toString('base64')}`, MISSING, CHALLENGE));
+  it('401/40102 for "Bearer" with no token', () => expectRefused('Bearer', INVALID, INVALID_CHALLENGE));
+  it('401/40102 for a malformed bearer value', () => expectRefused(`Bearer ${token} extra`, INVALID, INVALID_CHALLENGE));
+  it('401/40102 for a token of the wrong shape', () => expectRefused('Bearer not-a-token', INVALID, INVALID_CHALLENGE));
+  it('401/40102 for an unknown token of the right shape', () =>
+    expectRefused(`Bearer ${nodeTokenSecrets.generateToken()}`, INVALID, INVALID_CHALLENGE));
+
+  it('401/40102 for an expired token', async () => {
+    const expired = nodeTokenSecrets.generateToken();
+    await new TypeOrmTokenRepository(t.dataSource).add({
+      id: 'expired-token',
+      name: 'expired',
+      hash: nodeTokenSecrets.hash(expired),
+      scopes: ['plants:write'],
+      createdAt: new Date(Date.now() - 60_000),
+      expiresAt: new Date(Date.now() - 1_000),
+      revokedAt: undefined,
+    });
+    await expectRefused(`Bearer ${expired}`, INVALID, INVALID_CHALLENGE);
+  });
+
+  it('401/40102 for a revoked token, which worked before revocation', async () => {
+    const issued = await t.issueToken();
+    const before = await postPlant(t.url, issued.token, '{"id": 99, "name": "before revocation"}');
+    expect(before.status).toBe(200);
+    await t.dataSource.query('DELETE FROM plant');
+    await t.revokeToken(issued.id);
+    await expectRefused(`Bearer ${issued.token}`, INVALID, INVALID_CHALLENGE);
+  });
+
+  it('403/40301 for a valid token without the plants:write scope', async () => {
+    const reader = await t.issueToken({ scopes: ['plants:read'] });
+    const res = await postPlant(t.url, reader.token, BODY);
+    expect(res.status).toBe(403);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="plantstore", error="insufficient_scope", scope="plants:write"');
+    expect(res.body).toEqual({ error: 40301, message: 'This token lacks the "plants:write" scope needed for this operation.' });
+    expect(await t.plants()).toEqual([]);
+  });
+
+  it('accepts the scheme in any case ("bearer", "BEARER")', async () => {
+    for (const [scheme, id] of [['bearer', 201], ['BEARER', 202]] as const) {
+      const res = await request(t.url).post('/plants').set('Authorization', `${scheme} ${token}`).set('Content-Type', 'application/json').send(`{"id": ${id}, "name": "case"}`);
+      expect(res.status).toBe(200);
+    }
+    await t.dataSource.query('DELETE FROM plant');
+  });
+
+  it('does not accept a token in the query string', () =>
+    expectRefused(undefined, MISSING, CHALLENGE, BODY, `/plants?access_token=${encodeURIComponent(token)}`));
+
+  it('does not accept a token in the body', () =>
+    expectRefused(undefined, MISSING, CHALLENGE, JSON.stringify({ id: 1, name: 'Fern', access_token: token })));
+
+  it('treats a body access_token as an ignored extra property when the header is valid', async () => {
+    const res = await postPlant(t.url, token, JSON.stringify({ id: 300, name: 'Ivy', access_token: 'whatever' }));
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"name":"Ivy"}');
+    await t.dataSource.query('DELETE FROM plant');
+  });
+
+  describe('authentication comes before the body: an unauthenticated caller learns nothing about it', () => {
+    it.each([
+      ['malformed JSON', 'application/json', '{"id":'],
+      ['an invalid plant', 'application/json', '{"id": "x"}'],
+      ['a wrong media type', 'text/plain', 'hello'],
+      ['a body over the limit', 'application/json', `{"name": "${'x'.repeat(100_000)}"}`],
+    ])('401 for %s', async (_case, contentType, body) => {
+      const res = await request(t.url).post('/plants').set('Content-Type', contentType).send(body);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(MISSING);
+    });
+  });
+});

@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
+
+describe('configuration from the environment', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, bodyLimitBytes: 65_536, logLevel: 'info' });
+    expect(config.database).toMatchObject({ engine: 'sqlite' });
+    expect(config.database.engine === 'sqlite' && config.database.path.endsWith('/data/plantstore.sqlite')).toBe(true);
+  });
+
+  it('selects PostgreSQL from postgres:// and postgresql:// URLs', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database.engine).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.engine).toBe('postgres');
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    ['PORT', '70000', 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    ['BODY_LIMIT_BYTES', '-1', 'BODY_LIMIT_BYTES must be an integer from 2 to 16777216 (got "-1")'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must start with postgres://, postgresql:// or sqlite:'],
+  ])('refuses %s=%s naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
+  });
+
+  it('stops the real server with one clear line on stderr and a non-zero exit', () => {
+    const result = spawnSync(process.execPath, [mainJs], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 20_000 });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('plantstore: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")\n');
+  });
+});

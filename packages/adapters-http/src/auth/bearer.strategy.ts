@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { AuthenticateToken, AuthenticationFailure, Principal } from '@plantstore/domain';
+import { Strategy } from 'passport-http-bearer';
+import { AUTHENTICATE_TOKEN } from '../tokens.js';
+
+/** Raised from `validate` so the guard learns why a presented token was refused. */
+export class TokenRefusedError extends Error {
+  constructor(readonly reason: AuthenticationFailure) {
+    super(`token refused: ${reason}`);
+  }
+}
+
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+  constructor(@Inject(AUTHENTICATE_TOKEN) private readonly authenticateToken: AuthenticateToken) {
+    super();
+  }
+
+  /**
+   * passport-http-bearer also reads `access_token` from the body and the query string.
+   * DESIGN §3 accepts the Authorization header only, so the strategy sees nothing else.
+   */
+  override authenticate(request: { headers: Record<string, unknown> }, options?: object): void {
+    const headerOnly = { headers: { authorization: request.headers['authorization'] } };
+    super.authenticate(headerOnly as unknown as Parameters<Strategy<never>['authenticate']>[0], options);
+  }
+
+  async validate(token: string): Promise<Principal> {
+    const result = await this.authenticateToken.execute(token);
+    if (!result.ok) throw new TokenRefusedError(result.reason);
+    return result.principal;
+  }
+}

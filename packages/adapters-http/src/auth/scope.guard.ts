@@ -1,0 +1,19 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Principal, Scope } from '@plantstore/domain';
+import { insufficientScopeError } from '../errors/api-error.js';
+import { REQUIRED_SCOPE } from './require-scope.decorator.js';
+
+/** Runs after BearerAuthGuard: the principal must hold the scope the route declares. */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    if (scope === undefined) return true;
+    const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
+    if (principal?.can(scope)) return true;
+    throw insufficientScopeError(scope);
+  }
+}

@@ -1,0 +1,21 @@
+import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-codes.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
+import { isJsonContentType } from './media-type.js';
+import { parseJsonObject, type JsonObject } from './parse-json.js';
+import { readBody } from './read-body.js';
+
+/** Request → JSON object, in DESIGN §2 order: media type, size, syntax, object. */
+@Injectable()
+export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonObject>> {
+  constructor(@Inject(HTTP_OPTIONS) private readonly options: HttpOptions) {}
+
+  async transform(request: FastifyRequest): Promise<JsonObject> {
+    if (!isJsonContentType(request.headers['content-type'])) {
+      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
+    }
+    return parseJsonObject(await readBody(request.raw, this.options.bodyLimitBytes));
+  }
+}

@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-codes.js';
+
+function tooLarge(limitBytes: number): ApiError {
+  return new ApiError(ErrorCode.PayloadTooLarge, `The request body is larger than the limit of ${limitBytes} bytes.`);
+}
+
+/**
+ * Reads the raw body after authentication (Fastify's own parsing would run before the
+ * guards). Stops at the limit: a declared Content-Length over it is refused unread.
+ */
+export async function readBody(raw: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = Number(raw.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of raw as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limitBytes) throw tooLarge(limitBytes);
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+}

@@ -1,0 +1,37 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
+import { ErrorCode } from '../errors/error-codes.js';
+import { clientErrorHandler } from './client-error-handler.js';
+
+export interface ServerTimeouts {
+  /** Whole request, headers and body, must arrive within this (slowloris bound). */
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+
+/** Fastify with the transport-level behaviour of DESIGN §2 (errors the router never sees). */
+export function createFastifyAdapter(timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS): FastifyAdapter {
+  return new FastifyAdapter({
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Idle-socket cut-off; above requestTimeout so a slow request still gets its 408 body.
+    connectionTimeout: timeouts.requestTimeoutMs + timeouts.keepAliveTimeoutMs,
+    http: {
+      // Node checks request timeouts every 30 s by default: check each second instead. It also
+      // skips the request timeout while headersTimeout (60 s by default) exceeds it.
+      connectionsCheckingInterval: Math.min(1_000, timeouts.requestTimeoutMs),
+      headersTimeout: timeouts.requestTimeoutMs,
+    },
+    clientErrorHandler,
+    return503OnClosing: true,
+    // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
+    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => {
+      void reply
+        .code(400)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ error: ErrorCode.MalformedRequest, message: 'The request URL is malformed.' }));
+    },
+  });
+}

@@ -1,0 +1,21 @@
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import type { CreatePlant, Plant, Principal } from '@plantstore/domain';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import { RequireScope } from '../auth/require-scope.decorator.js';
+import { CREATE_PLANT } from '../tokens.js';
+import { NewPlantBody } from './new-plant-body.decorator.js';
+import { toPlantResponse, type PlantResponse } from './plant.response.js';
+
+@Controller('plants')
+export class PlantsController {
+  constructor(@Inject(CREATE_PLANT) private readonly createPlant: CreatePlant) {}
+
+  /** 200 for a new plant and for an identical retry alike (DESIGN §2). */
+  @Post()
+  @HttpCode(200)
+  @RequireScope('plants:write')
+  async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
+    const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
+    return toPlantResponse(result.plant);
+  }
+}

@@ -38,7 +38,8 @@ export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: str
     };
   }
   if (url.startsWith('sqlite:')) {
-    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    // sqlite:data/x, sqlite:/abs/x, and the URL-style sqlite://data/x and sqlite:///abs/x.
+    const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
     if (path === '') throw new Error('DATABASE_URL sqlite: needs a file path, for example sqlite:data/plantstore.sqlite');
     return { engine: 'sqlite', path, busyTimeoutMs };
   }

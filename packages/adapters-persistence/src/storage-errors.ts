@@ -9,14 +9,15 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout e
 
 export function isStorageUnavailable(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
+  // Shape, not instanceof: errors may come from another realm (jest's VM, worker threads).
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
       if (SQLITE_UNAVAILABLE.test(code) || NETWORK_CODES.has(code)) return true;
       if (code.length === 5 && PG_UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
     }
-    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
-    e = (e as { driverError?: unknown }).driverError ?? e.cause;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
   }
   return false;
 }

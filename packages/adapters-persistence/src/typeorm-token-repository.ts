@@ -28,12 +28,15 @@ export class TypeOrmTokenRepository implements TokenRepository {
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
-    const found = await this.rows.findOneBy({ id }).catch(translateStorageError);
-    if (found === null) return false;
-    if (found.revokedAt === null) {
-      await this.rows.update({ id }, { revokedAt: at.toISOString() }).catch(translateStorageError);
-    }
-    return true;
+    // One conditional UPDATE: concurrent revocations cannot overwrite the first time.
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: at.toISOString() })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute()
+      .catch(translateStorageError);
+    return this.rows.existsBy({ id }).catch(translateStorageError);
   }
 }
 

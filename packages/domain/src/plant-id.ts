@@ -55,8 +55,8 @@ function integerValueOf(literal: string): bigint | undefined {
   if (digits === '') return 0n;
   const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
   digits = digits.slice(0, digits.length - trailingZeros);
-  // Clamp before arithmetic: any exponent this large is out of range for a non-zero value.
-  const exponent = Math.max(-1e6, Math.min(1e6, Number(exponentText))) - fraction.length + trailingZeros;
+  // A huge exponent becomes ±Infinity here, which the checks below refuse without expanding it.
+  const exponent = Number(exponentText) - fraction.length + trailingZeros;
   if (exponent < 0) return undefined;
   if (digits.length + exponent > MAX_INT64_DIGITS) return undefined;
   const magnitude = BigInt(digits) * 10n ** BigInt(exponent);

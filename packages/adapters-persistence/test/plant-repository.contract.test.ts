@@ -1,0 +1,108 @@
+import { TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
+import { CreatePlant, PlantConflictError, type NewPlantInput } from '@plantstore/domain';
+import { testEngines } from './engines.js';
+import { fixedClock } from './support/fixed-clock.js';
+import { clearStore, plantRows, provenanceRows } from './support/rows.js';
+import { useFreshStore } from './support/use-store.js';
+
+const NOW = '2025-06-01T12:34:56.789Z';
+
+describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
+  const open = useFreshStore(engine);
+  let createPlant: CreatePlant;
+
+  beforeEach(async () => {
+    await clearStore(open().dataSource);
+    createPlant = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), fixedClock(NOW));
+  });
+
+  describe('64-bit ids', () => {
+    it.each(['9223372036854775807', '-9223372036854775808', '9007199254740993', '0', '-1'])(
+      'stores %s exactly and reads it back exactly',
+      async (id) => {
+        await createPlant.execute({ plant: { id, name: 'Aloe' } });
+        expect(await plantRows(open().dataSource)).toEqual([{ id, name: 'Aloe', tag: null }]);
+        // A replay answers with the plant read back from the database.
+        const replay = await createPlant.execute({ plant: { id, name: 'Aloe' } });
+        expect(replay.outcome).toBe('replayed');
+        expect(replay.plant.id.toString()).toBe(id);
+      },
+    );
+
+    it('keeps 9007199254740992 and 9007199254740993 as two rows', async () => {
+      const even = await createPlant.execute({ plant: { id: '9007199254740992', name: 'even' } });
+      const odd = await createPlant.execute({ plant: { id: '9007199254740993', name: 'odd' } });
+      expect([even.outcome, odd.outcome]).toEqual(['created', 'created']);
+      expect(await plantRows(open().dataSource)).toEqual([
+        { id: '9007199254740992', name: 'even', tag: null },
+        { id: '9007199254740993', name: 'odd', tag: null },
+      ]);
+    });
+
+    it('finds the stored plant at the top of the range for a conflict', async () => {
+      await createPlant.execute({ plant: { id: '9223372036854775807', name: 'max' } });
+      await expect(createPlant.execute({ plant: { id: '9.223372036854775807e18', name: 'other' } })).rejects.toBeInstanceOf(
+        PlantConflictError,
+      );
+    });
+  });
+
+  describe('text is stored exactly as sent', () => {
+    it.each([
+      ['200 astral characters', '🌵'.repeat(200), '𝄞'.repeat(64)],
+      ['surrounding and ideographic spaces', '  Ficus\u3000', ' Moraceae '],
+      ['a decomposed accent', 'Cafe\u0301', 'cafe\u0301'],
+      ['U+FEFF alone', '\uFEFF', '\uFEFF'],
+      ['quotes and a semicolon', `O'Brien"; DROP TABLE plant; --`, `'); --`],
+    ])('%s', async (_label, name, tag) => {
+      await createPlant.execute({ plant: { id: '7', name, tag } });
+      expect(await plantRows(open().dataSource)).toEqual([{ id: '7', name, tag }]);
+      await expect(createPlant.execute({ plant: { id: '7', name, tag } })).resolves.toMatchObject({ outcome: 'replayed' });
+    });
+  });
+
+  describe('replay and conflict', () => {
+    it.each<[string, NewPlantInput]>([
+      ['with a tag', { id: '1', name: 'Monstera', tag: 'Araceae' }],
+      ['without a tag', { id: '1', name: 'Monstera' }],
+    ])('an identical create %s is replayed and writes nothing', async (_label, input) => {
+      await createPlant.execute({ plant: input });
+      const replay = await createPlant.execute({ plant: { ...input } });
+      expect(replay.outcome).toBe('replayed');
+      expect(replay.plant.tag?.value).toBe(input.tag);
+      expect(await plantRows(open().dataSource)).toEqual([{ id: '1', name: 'Monstera', tag: input.tag ?? null }]);
+    });
+
+    it.each<[string, NewPlantInput, NewPlantInput]>([
+      ['another name', { id: '1', name: 'Monstera', tag: 'Araceae' }, { id: '1', name: 'Ficus', tag: 'Araceae' }],
+      ['another tag', { id: '1', name: 'Monstera', tag: 'Araceae' }, { id: '1', name: 'Monstera', tag: 'Moraceae' }],
+      ['a tag where none is stored', { id: '1', name: 'Monstera' }, { id: '1', name: 'Monstera', tag: 'Araceae' }],
+      ['no tag where one is stored', { id: '1', name: 'Monstera', tag: 'Araceae' }, { id: '1', name: 'Monstera' }],
+    ])('%s is a PlantConflictError and the row is unchanged', async (_label, stored, attempt) => {
+      await createPlant.execute({ plant: stored });
+      await expect(createPlant.execute({ plant: attempt })).rejects.toBeInstanceOf(PlantConflictError);
+      expect(await plantRows(open().dataSource)).toEqual([{ id: '1', name: stored.name, tag: stored.tag ?? null }]);
+    });
+  });
+
+  it('stores who created the plant and when, beside it', async () => {
+    const tokens = new TypeOrmTokenRepository(open().dataSource);
+    await tokens.add({
+      id: 'tok-1',
+      name: 'ci',
+      hash: 'a'.repeat(64),
+      scopes: ['plants:write'],
+      createdAt: new Date('2025-01-01T00:00:00.000Z'),
+      expiresAt: undefined,
+      revokedAt: undefined,
+    });
+    await createPlant.execute({ plant: { id: '1', name: 'by token' }, createdByTokenId: 'tok-1' });
+    await createPlant.execute({ plant: { id: '2', name: 'by admin' } });
+    expect(await provenanceRows(open().dataSource)).toEqual(
+      expect.arrayContaining([
+        { id: '1', createdByTokenId: 'tok-1', createdAt: NOW },
+        { id: '2', createdByTokenId: null, createdAt: NOW },
+      ]),
+    );
+  });
+});

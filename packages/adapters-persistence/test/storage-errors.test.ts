@@ -1,0 +1,85 @@
+import { TypeOrmPlantRepository, isStorageUnavailable } from '@plantstore/adapters-persistence';
+import { Plant, StorageUnavailableError } from '@plantstore/domain';
+import type { DataSource } from 'typeorm';
+import { sqliteEngine, type TestStore } from './engines.js';
+
+function plant(id: string): Plant {
+  const parsed = Plant.parse({ id, name: 'Aloe' });
+  if (!parsed.ok) throw new Error('test plant is invalid');
+  return parsed.plant;
+}
+
+const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T00:00:00.000Z') };
+
+describe('isStorageUnavailable on error codes', () => {
+  it.each([
+    ['SQLITE_BUSY', 'database is locked'],
+    ['SQLITE_BUSY_SNAPSHOT', 'database is locked'],
+    ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'],
+    ['57P01', 'terminating connection due to administrator command'],
+  ])('is true for %s', (code, message) => {
+    expect(isStorageUnavailable(Object.assign(new Error(message), { code }))).toBe(true);
+  });
+
+  it('is true when the code sits on the driver error TypeORM wraps', () => {
+    const driverError = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    expect(isStorageUnavailable(Object.assign(new Error('query failed'), { driverError }))).toBe(true);
+  });
+
+  it.each([
+    ['SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: plant.id'],
+    ['23505', 'duplicate key value violates unique constraint'],
+    ['42601', 'syntax error at or near "SELEC"'],
+  ])('is false for %s: a bug or a conflict, not an outage', (code, message) => {
+    expect(isStorageUnavailable(Object.assign(new Error(message), { code }))).toBe(false);
+  });
+
+  it('is true for an error from another realm, which is not an instanceof this realm\'s Error', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const foreign: unknown = runInNewContext("Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })");
+    expect(foreign instanceof Error).toBe(false);
+    expect(isStorageUnavailable(foreign)).toBe(true);
+  });
+
+  it('is false for things that are not errors', () => {
+    expect(isStorageUnavailable('SQLITE_BUSY')).toBe(false);
+    expect(isStorageUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('a locked SQLite database', () => {
+  let store: TestStore;
+  let holder: DataSource;
+  let impatient: DataSource;
+
+  beforeAll(async () => {
+    store = await sqliteEngine.createStore();
+    holder = await store.open();
+    // No busy wait: the second connection gives up at once instead of after five seconds.
+    impatient = await store.open({ sqliteBusyTimeoutMs: 0 });
+  });
+  afterAll(async () => {
+    await impatient?.destroy();
+    await holder?.destroy();
+    await store?.remove();
+  });
+
+  it('makes a create fail as StorageUnavailableError (a 503 to the client), and succeed once released', async () => {
+    const lock = holder.createQueryRunner();
+    await lock.startTransaction();
+    await lock.query("INSERT INTO plant (id, name, created_at) VALUES (1, 'holding the write lock', '2025-01-01T00:00:00.000Z')");
+    const repository = new TypeOrmPlantRepository(impatient);
+    try {
+      const failure = await repository.insertIfAbsent(plant('2'), provenance).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(StorageUnavailableError);
+      expect(isStorageUnavailable((failure as Error).cause)).toBe(true);
+    } finally {
+      await lock.rollbackTransaction();
+      await lock.release();
+    }
+    await expect(repository.insertIfAbsent(plant('2'), provenance)).resolves.toEqual({ inserted: true });
+  });
+});

@@ -1,0 +1,81 @@
+import { InvalidTokenRequestError, hasTokenShape } from '@plantstore/domain';
+import { tokenFixture } from './fakes/token-fixture.js';
+
+const HOUR = 3_600_000;
+
+describe('IssueToken', () => {
+  it('gives a token without scopes plants:write, and an empty scope list the same', async () => {
+    const { issue } = tokenFixture();
+    expect((await issue.execute({ name: 'ci' })).token.scopes).toEqual(['plants:write']);
+    expect((await issue.execute({ name: 'ci', scopes: [] })).token.scopes).toEqual(['plants:write']);
+  });
+
+  it('gives exactly the scopes asked for, duplicates collapsed', async () => {
+    const { issue } = tokenFixture();
+    expect((await issue.execute({ name: 'monitor', scopes: ['plants:read'] })).token.scopes).toEqual(['plants:read']);
+    const both = await issue.execute({ name: 'both', scopes: ['plants:write', 'plants:read', 'plants:write'] });
+    expect(both.token.scopes).toEqual(['plants:write', 'plants:read']);
+  });
+
+  it('refuses an unknown scope, naming it, and stores nothing', async () => {
+    const { issue, tokens } = tokenFixture();
+    const attempt = issue.execute({ name: 'x', scopes: ['plants:write', 'plants:delete'] });
+    await expect(attempt).rejects.toBeInstanceOf(InvalidTokenRequestError);
+    await expect(issue.execute({ name: 'x', scopes: ['Plants:Write'] })).rejects.toThrow(/Plants:Write/);
+    expect(tokens.rawRows()).toEqual([]);
+  });
+
+  it('refuses an expiry in the past or exactly now, and keeps one in the future', async () => {
+    const { issue, clock, tokens } = tokenFixture();
+    await expect(issue.execute({ name: 'x', expiresAt: clock.after(-1) })).rejects.toThrow(/expiry must be in the future/);
+    await expect(issue.execute({ name: 'x', expiresAt: clock.now() })).rejects.toBeInstanceOf(InvalidTokenRequestError);
+    expect(tokens.rawRows()).toEqual([]);
+    const issued = await issue.execute({ name: 'x', expiresAt: clock.after(HOUR) });
+    expect(issued.token.expiresAt).toEqual(clock.after(HOUR));
+  });
+
+  it('refuses an invalid token name with the text rules (at most 100 code points)', async () => {
+    const { issue } = tokenFixture();
+    await expect(issue.execute({ name: '' })).rejects.toThrow(/^name /);
+    await expect(issue.execute({ name: 'a\u0000b' })).rejects.toThrow(/control characters/);
+    await expect(issue.execute({ name: '🌵'.repeat(101) })).rejects.toBeInstanceOf(InvalidTokenRequestError);
+    await expect(issue.execute({ name: '🌵'.repeat(100) })).resolves.toBeDefined();
+  });
+
+  it('returns a plaintext of the shape pst_ + 43 base64url characters', async () => {
+    const { issue } = tokenFixture();
+    const { plaintext } = await issue.execute({ name: 'ci' });
+    expect(plaintext).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
+    expect(hasTokenShape(plaintext)).toBe(true);
+  });
+
+  it('stores only the hash of the plaintext, never the plaintext itself', async () => {
+    const { issue, tokens, secrets } = tokenFixture();
+    const { plaintext, token } = await issue.execute({ name: 'ci' });
+    const [row, ...others] = tokens.rawRows();
+    expect(others).toEqual([]);
+    expect(row).toEqual({ ...token, hash: secrets.hash(plaintext) });
+    // Searched through every stored value, not just the fields known today.
+    expect(JSON.stringify(tokens.rawRows())).not.toContain(plaintext.slice('pst_'.length));
+  });
+
+  it('stamps the token with the clock and an id from the secrets port', async () => {
+    const { issue, clock } = tokenFixture();
+    clock.advance(500);
+    const first = await issue.execute({ name: 'first' });
+    const second = await issue.execute({ name: 'second' });
+    expect(first.token.createdAt).toEqual(clock.now());
+    expect(first.token.revokedAt).toBeUndefined();
+    expect(first.token.expiresAt).toBeUndefined();
+    expect(first.token.id).not.toBe(second.token.id);
+    expect(first.plaintext).not.toBe(second.plaintext);
+  });
+
+  it('issues a token that authenticates at once with its scopes', async () => {
+    const { issue, authenticate } = tokenFixture();
+    const { plaintext, token } = await issue.execute({ name: 'ci', scopes: ['plants:read'] });
+    const result = await authenticate.execute(plaintext);
+    expect(result.ok && result.principal.tokenId).toBe(token.id);
+    expect(result.ok && result.principal.scopes).toEqual(['plants:read']);
+  });
+});

@@ -1,0 +1,42 @@
+import { TokenNotFoundError } from '@plantstore/domain';
+import { tokenFixture } from './fakes/token-fixture.js';
+
+describe('RevokeToken', () => {
+  it('refuses an unknown id with TokenNotFoundError naming it', async () => {
+    const { revoke } = tokenFixture();
+    const attempt = revoke.execute('no-such-token');
+    await expect(attempt).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(revoke.execute('no-such-token')).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND', tokenId: 'no-such-token' });
+  });
+
+  it('stamps the revocation with the clock', async () => {
+    const { issue, revoke, list, clock } = tokenFixture();
+    const { token } = await issue.execute({ name: 'ci' });
+    const revokedAt = clock.advance(5_000);
+    await revoke.execute(token.id);
+    expect((await list.execute()).map((t) => t.revokedAt)).toEqual([revokedAt]);
+  });
+
+  // The "first time wins" rule is the TokenRepository port's; the fake follows it and the
+  // real adapter is held to it in adapters-persistence/test/token-repository.contract.test.ts.
+  it('accepts revoking twice and keeps the first revocation time', async () => {
+    const { issue, revoke, list, clock } = tokenFixture();
+    const { token } = await issue.execute({ name: 'ci' });
+    const firstTime = clock.advance(1_000);
+    await revoke.execute(token.id);
+    clock.advance(60_000);
+    await expect(revoke.execute(token.id)).resolves.toBeUndefined();
+    expect((await list.execute())[0]?.revokedAt).toEqual(firstTime);
+  });
+});
+
+describe('ListTokens', () => {
+  it('lists issued tokens without their hash', async () => {
+    const { issue, list } = tokenFixture();
+    const a = await issue.execute({ name: 'a' });
+    const b = await issue.execute({ name: 'b', scopes: ['plants:read'] });
+    const listed = await list.execute();
+    expect(listed).toEqual([a.token, b.token]);
+    for (const token of listed) expect(token).not.toHaveProperty('hash');
+  });
+});

@@ -1,0 +1,82 @@
+import { Plant, PlantId, PlantValidationError } from '@plantstore/domain';
+import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { TextMother } from './mothers/text-mother.js';
+
+describe('Plant.parse', () => {
+  it('builds a plant from valid input, keeping each field exactly', () => {
+    const parsed = Plant.parse(PlantInputMother.withTag(' Araceae ', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.plant.id.value).toBe(9007199254740993n);
+    expect(parsed.plant.name.value).toBe('Monstera\u00A0🌵');
+    expect(parsed.plant.tag?.value).toBe(' Araceae ');
+  });
+
+  it('treats an absent tag and an undefined tag alike: no tag', () => {
+    expect(validPlant(PlantInputMother.valid()).tag).toBeUndefined();
+    expect(validPlant({ ...PlantInputMother.valid(), tag: undefined }).tag).toBeUndefined();
+  });
+
+  it('takes a bigint id as well as the literal text', () => {
+    expect(validPlant(PlantInputMother.valid({ id: -9223372036854775808n })).id.value).toBe(-9223372036854775808n);
+    expect(Plant.parse(PlantInputMother.valid({ id: 9223372036854775808n })).ok).toBe(false);
+  });
+
+  it('rejects an empty tag: when a tag is sent it follows the rules', () => {
+    const parsed = Plant.parse(PlantInputMother.withTag(''));
+    expect(parsed.ok ? [] : parsed.violations.map((v) => v.field)).toEqual(['tag']);
+  });
+
+  it('reports the violations of every field together, each naming its field', () => {
+    const parsed = Plant.parse(PlantInputMother.invalidEverywhere());
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.violations.map((v) => v.field)).toEqual(['id', 'name', 'tag']);
+    for (const violation of parsed.violations) expect(violation.message).toMatch(new RegExp(`^${violation.field} `));
+  });
+
+  it('reports several violations of one field next to those of another', () => {
+    const parsed = Plant.parse({ id: '1', name: `${TextMother.ascii(201)}\u0007`, tag: TextMother.loneLowSurrogate });
+    expect(parsed.ok ? [] : parsed.violations.map((v) => v.field)).toEqual(['name', 'name', 'tag']);
+  });
+
+  it('joins all messages into the error a caller sees', () => {
+    const parsed = Plant.parse(PlantInputMother.invalidEverywhere());
+    if (parsed.ok) throw new Error('expected violations');
+    const error = new PlantValidationError(parsed.violations);
+    expect(error.code).toBe('PLANT_INVALID');
+    expect(error.message.split('; ')).toEqual(parsed.violations.map((v) => v.message));
+  });
+});
+
+describe('Plant.hasSameContentAs', () => {
+  const base = PlantInputMother.withTag('Araceae');
+
+  it('is true for the same name and tag, and for two absent tags', () => {
+    expect(validPlant(base).hasSameContentAs(validPlant({ ...base }))).toBe(true);
+    expect(validPlant(PlantInputMother.valid()).hasSameContentAs(validPlant(PlantInputMother.valid()))).toBe(true);
+  });
+
+  it.each([
+    ['another name', { ...base, name: 'Monstera adansonii' }],
+    ['another tag', { ...base, tag: 'Cactaceae' }],
+    ['no tag', PlantInputMother.valid()],
+    ['a name differing only in trailing space', { ...base, name: `${base.name} ` }],
+    ['a name differing only in Unicode normalisation', { ...base, name: 'Monstera de\u0301liciosa' }],
+    ['the tag in another case', { ...base, tag: 'araceae' }],
+  ])('is false against %s', (_label, other) => {
+    expect(validPlant(base).hasSameContentAs(validPlant(other))).toBe(false);
+  });
+});
+
+describe('Plant.fromStored', () => {
+  it('reads a NULL tag as no tag', () => {
+    const plant = Plant.fromStored(PlantId.fromStored('42'), 'Aloe', null);
+    expect(plant.tag).toBeUndefined();
+    expect(plant.hasSameContentAs(validPlant({ id: '42', name: 'Aloe' }))).toBe(true);
+  });
+
+  it('refuses a stored row that breaks the rules instead of serving it', () => {
+    expect(() => Plant.fromStored(PlantId.fromStored('1'), '', null)).toThrow(RangeError);
+  });
+});

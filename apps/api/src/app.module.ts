@@ -9,7 +9,7 @@ export class AppModule {
     const core = PlantStoreModule.forRoot(config);
     return {
       module: AppModule,
-      imports: [core, PlantStoreHttpModule.register({ imports: [core] })],
+      imports: [core, PlantStoreHttpModule.register({ imports: [core], logLevel: config.logLevel })],
     };
   }
 }

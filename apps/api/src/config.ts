@@ -10,6 +10,11 @@ export interface AppConfig {
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
   readonly logLevel: LogLevel;
+  readonly rateLimitPerMinute: number;
+  readonly authFailuresPerMinute: number;
+  readonly redisUrl: string | undefined;
+  readonly shutdownTimeoutMs: number;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,7 +36,27 @@ export function loadConfig(env: Env): AppConfig {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
+    redisUrl: redisUrl(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
+    tls: tlsFiles(env),
   };
+}
+
+function redisUrl(env: Env): string | undefined {
+  const url = env['REDIS_URL'];
+  if (url === undefined || url === '') return undefined;
+  if (!/^rediss?:\/\//.test(url)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  return url;
+}
+
+function tlsFiles(env: Env): AppConfig['tls'] {
+  const certFile = env['TLS_CERT_FILE'] || undefined;
+  const keyFile = env['TLS_KEY_FILE'] || undefined;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  return { certFile, keyFile };
 }
 
 function databaseFrom(env: Env): DatabaseConfig {

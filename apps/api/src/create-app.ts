@@ -1,27 +1,24 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { configureHttp, createFastifyAdapter } from '@plantstore/adapters-http';
 import { AppModule } from './app.module.js';
-import type { AppConfig, LogLevel } from './config.js';
-
-const NEST_LEVELS: Record<LogLevel, Array<'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose'>> = {
-  silent: [],
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
+import type { AppConfig } from './config.js';
 
 /** The whole application, configured exactly as in production; main.ts and the e2e suite share it. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config),
-    createFastifyAdapter({ requestTimeoutMs: config.requestTimeoutMs, keepAliveTimeoutMs: config.keepAliveTimeoutMs }),
-    { bodyParser: false, logger: NEST_LEVELS[config.logLevel], abortOnError: false },
-  );
+  const adapter = createFastifyAdapter({
+    requestTimeoutMs: config.requestTimeoutMs,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    tls: config.tls && { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
+  });
+  // Logs are buffered until the pino logger is in place, so even start-up lines are JSON.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   configureHttp(app);
   return app;
 }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createApp } from './create-app.js';
+import { exitGracefullyOnSignals } from './graceful-shutdown.js';
 
 function configOrExit(): AppConfig {
   try {
@@ -16,7 +17,7 @@ function configOrExit(): AppConfig {
 async function main(): Promise<void> {
   const config = configOrExit();
   const app = await createApp(config);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
   await app.listen(config.port, config.host);
   new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
 }

@@ -1,21 +1,25 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { AUTHENTICATE_TOKEN, CREATE_PLANT, HTTP_OPTIONS, type HttpOptions } from '@plantstore/adapters-http';
-import { nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
+import { AUTHENTICATE_TOKEN, CREATE_PLANT, HTTP_OPTIONS, READINESS_PROBE, RedisLimiterStorage, type HttpOptions, type ReadinessProbe } from '@plantstore/adapters-http';
+import { nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
 import { AuthenticateToken, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
-import type { DataSource } from '@plantstore/adapters-persistence';
+import { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
-import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, TOKEN_REPOSITORY } from './di-tokens.js';
+import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
 
-/** Closes the database after the HTTP server has stopped and in-flight requests finished. */
-class DataSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+/** Closes the database (and Redis) after the HTTP server has stopped and in-flight requests finished. */
+class ConnectionCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis | undefined,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    this.redis?.disconnect();
   }
 }
 
-/** Every port of the domain bound to its adapter, in one visible place. */
+/** Every port bound to its adapter, in one visible place. */
 @Module({})
 export class PlantStoreModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -25,6 +29,11 @@ export class PlantStoreModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: DATA_SOURCE, useFactory: () => openDataSource(config.database) },
         { provide: CLOCK, useValue: systemClock },
+        {
+          provide: REDIS,
+          // Shared rate-limit counters; commands fail fast while Redis is away (the limiter fails open).
+          useFactory: () => (config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })),
+        },
         {
           provide: PLANT_REPOSITORY,
           useFactory: (dataSource: DataSource) => new TypeOrmPlantRepository(dataSource),
@@ -45,10 +54,24 @@ export class PlantStoreModule {
           useFactory: (tokens: TokenRepository, clock: Clock) => new AuthenticateToken(tokens, nodeTokenSecrets, clock),
           inject: [TOKEN_REPOSITORY, CLOCK],
         },
-        { provide: HTTP_OPTIONS, useValue: { bodyLimitBytes: config.bodyLimitBytes } satisfies HttpOptions },
-        DataSourceCloser,
+        {
+          provide: READINESS_PROBE,
+          useFactory: (dataSource: DataSource): ReadinessProbe => ({ ping: async () => void (await dataSource.query('SELECT 1')) }),
+          inject: [DATA_SOURCE],
+        },
+        {
+          provide: HTTP_OPTIONS,
+          useFactory: (redis: Redis | undefined): HttpOptions => ({
+            bodyLimitBytes: config.bodyLimitBytes,
+            rateLimitPerMinute: config.rateLimitPerMinute,
+            authFailuresPerMinute: config.authFailuresPerMinute,
+            limiterStorage: redis === undefined ? undefined : new RedisLimiterStorage(redis),
+          }),
+          inject: [REDIS],
+        },
+        ConnectionCloser,
       ],
-      exports: [APP_CONFIG, DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, HTTP_OPTIONS],
+      exports: [APP_CONFIG, DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
     };
   }
 }

@@ -2,9 +2,35 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { deferBodyParsing } from './body/deferred-body-parser.js';
 import { ErrorFilter } from './errors/error.filter.js';
+import { Lifecycle } from './health/lifecycle.js';
+import { PINO_LOGGER, PinoLoggerService, type PinoLogger } from './observability/pino-logger.js';
+import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
+import { installRequestHooks } from './observability/request-hooks.js';
 
 /** HTTP behaviour that lives on the app rather than in a module; one place for main and tests. */
 export function configureHttp(app: NestFastifyApplication): void {
-  deferBodyParsing(app.getHttpAdapter().getInstance());
-  app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost)));
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(PlantStoreMetrics);
+  const logger = app.get<PinoLogger>(PINO_LOGGER);
+
+  app.useLogger(new PinoLoggerService(logger));
+  deferBodyParsing(fastify);
+  installRequestHooks(fastify, logger, metrics, app.get(Lifecycle));
+  app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
+  app.useSecurityHeaders({
+    // A JSON API and one docs page served from here: nothing from elsewhere, no framing.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'img-src': ["'self'", 'data:'],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'object-src': ["'none'"],
+        'base-uri': ["'none'"],
+        'frame-ancestors': ["'none'"],
+        'form-action': ["'none'"],
+      },
+    },
+    xFrameOptions: { action: 'deny' },
+  });
 }

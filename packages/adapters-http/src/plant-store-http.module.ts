@@ -1,32 +1,62 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { TerminusModule } from '@nestjs/terminus';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { JsonBodyPipe } from './body/json-body.pipe.js';
+import { HealthController } from './health/health.controller.js';
+import { Lifecycle } from './health/lifecycle.js';
+import { FailedAuthLimiter } from './limits/failed-auth-limiter.js';
+import { InMemoryLimiterStorage, LIMITER_STORAGE } from './limits/limiter-storage.js';
+import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
+import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
+import { MetricsController } from './observability/metrics.controller.js';
+import { createPinoLogger, PINO_LOGGER, type LogLevel } from './observability/pino-logger.js';
+import { DocsController } from './openapi/docs.controller.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
+import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 
-/**
- * The HTTP adapter. `imports` must provide CREATE_PLANT, AUTHENTICATE_TOKEN and
- * HTTP_OPTIONS (see tokens.ts): the composition root decides what backs them.
- */
+export interface PlantStoreHttpModuleOptions {
+  /** Must provide CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly logLevel: LogLevel;
+}
+
+/** The HTTP adapter; the composition root decides what backs each port it uses. */
 @Module({})
 export class PlantStoreHttpModule {
-  static register(options: { imports: NonNullable<ModuleMetadata['imports']> }): DynamicModule {
+  static register(options: PlantStoreHttpModuleOptions): DynamicModule {
     return {
       module: PlantStoreHttpModule,
-      imports: [PassportModule, ...options.imports],
-      controllers: [PlantsController],
+      imports: [
+        PassportModule,
+        TerminusModule.forRoot({ logger: false }),
+        ...options.imports,
+      ],
+      controllers: [PlantsController, HealthController, OpenApiController, DocsController, MetricsController],
       providers: [
         BearerStrategy,
         JsonBodyPipe,
         NewPlantPipe,
-        // Order matters: authenticate first, then check the scope.
+        FailedAuthLimiter,
+        Lifecycle,
+        { provide: PlantStoreMetrics, useFactory: () => new PlantStoreMetrics() },
+        { provide: PINO_LOGGER, useFactory: () => createPinoLogger(options.logLevel) },
+        {
+          provide: LIMITER_STORAGE,
+          useFactory: (http: HttpOptions) => http.limiterStorage ?? new InMemoryLimiterStorage(),
+          inject: [HTTP_OPTIONS],
+        },
+        // Order matters: authenticate, check the scope, then count against the token's budget.
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_GUARD, useClass: TokenRateLimitGuard },
       ],
+      exports: [PlantStoreMetrics, Lifecycle, PINO_LOGGER],
     };
   }
 }

@@ -1,9 +1,23 @@
-/** DI tokens for the undecorated domain use cases the composition root provides. */
+import type { LimiterStorage } from './limits/limiter-storage.js';
+
+/** DI tokens for what the composition root provides to the HTTP adapter. */
 export const CREATE_PLANT = Symbol('CreatePlant');
 export const AUTHENTICATE_TOKEN = Symbol('AuthenticateToken');
 export const HTTP_OPTIONS = Symbol('HttpOptions');
+export const READINESS_PROBE = Symbol('ReadinessProbe');
+
+/** Answers when the store can serve requests; rejects when it cannot. */
+export interface ReadinessProbe {
+  ping(): Promise<void>;
+}
 
 export interface HttpOptions {
   /** Largest accepted request body, in bytes (DESIGN §2: 64 KiB by default). */
   readonly bodyLimitBytes: number;
+  /** Requests per token per minute on POST /plants; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
+  /** Failed authentications per client address per minute before it gets 429s. */
+  readonly authFailuresPerMinute: number;
+  /** Counter storage for the limits; in memory when absent (one instance only). */
+  readonly limiterStorage?: LimiterStorage | undefined;
 }

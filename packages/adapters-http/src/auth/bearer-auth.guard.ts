@@ -3,7 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Principal } from '@plantstore/domain';
 import type { FastifyRequest } from 'fastify';
-import { invalidTokenError, missingTokenError } from '../errors/api-error.js';
+import { ApiError, invalidTokenError, missingTokenError, rateLimitedError } from '../errors/api-error.js';
+import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
+import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { TokenRefusedError } from './bearer.strategy.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
@@ -17,13 +19,32 @@ export const AUTH_OUTCOME = Symbol('authOutcome');
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly failedAuth: FailedAuthLimiter,
+    private readonly metrics: PlantStoreMetrics,
+  ) {
     super();
   }
 
-  override canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    return isPublic ? true : super.canActivate(context);
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { [AUTH_OUTCOME]?: AuthOutcome }>();
+    const wait = this.failedAuth.retryAfterSeconds(request.ip);
+    if (wait > 0) {
+      this.metrics.authFailure('throttled');
+      throw rateLimitedError(wait, 'Too many failed authentications from this address; retry after the time in the Retry-After header.');
+    }
+    try {
+      return (await super.canActivate(context)) as boolean;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        this.metrics.authFailure(request[AUTH_OUTCOME] === 'ok' || request[AUTH_OUTCOME] === undefined ? 'missing' : request[AUTH_OUTCOME]);
+        const blockedFor = await this.failedAuth.recordFailure(request.ip);
+        if (blockedFor > 0) throw rateLimitedError(blockedFor, 'Too many failed authentications from this address; retry after the time in the Retry-After header.');
+      }
+      throw error;
+    }
   }
 
   override handleRequest<TUser = Principal>(error: unknown, user: unknown, _info: unknown, context: ExecutionContext): TUser {

@@ -35,3 +35,7 @@ export function insufficientScopeError(scope: string): ApiError {
     'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
   });
 }
+
+export function rateLimitedError(retryAfterSeconds: number, message = 'Too many requests; retry after the time in the Retry-After header.'): ApiError {
+  return new ApiError(ErrorCode.RateLimited, message, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
+}

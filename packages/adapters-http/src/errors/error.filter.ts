@@ -1,6 +1,8 @@
 import { Catch, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { PlantConflictError, StorageUnavailableError } from '@plantstore/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { toErrorResponse } from './to-error-response.js';
@@ -12,13 +14,17 @@ const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly metrics: PlantStoreMetrics,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const response = toErrorResponse(this.methodNotAllowed(exception, request) ?? exception);
+    this.count(exception, response.unexpected);
     if (response.unexpected) {
       this.logger.error(`${request.method} ${request.routeOptions.url ?? 'unmatched'} failed`, exception instanceof Error ? exception.stack : String(exception));
     }
@@ -27,6 +33,12 @@ export class ErrorFilter implements ExceptionFilter {
     // The client may still be sending a body we will not read: do not keep the connection for it.
     if (hasUnreadBody(request)) reply.header('connection', 'close');
     void reply.send(JSON.stringify(response.body));
+  }
+
+  private count(exception: unknown, unexpected: boolean): void {
+    if (exception instanceof PlantConflictError) this.metrics.plantOutcome('conflict');
+    else if (exception instanceof StorageUnavailableError) this.metrics.databaseUnavailable();
+    else if (unexpected) this.metrics.internalError();
   }
 
   /** A 404 for a path that exists under other methods is a 405 with `Allow`. */

@@ -1,19 +1,23 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode } from '../errors/error-codes.js';
+import { requestIdFrom } from '../observability/request-id.js';
 import { clientErrorHandler } from './client-error-handler.js';
 
-export interface ServerTimeouts {
+export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
+  /** PEM certificate and key: serve HTTPS instead of HTTP. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer } | undefined;
 }
 
-export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
 
 /** Fastify with the transport-level behaviour of DESIGN §2 (errors the router never sees). */
-export function createFastifyAdapter(timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS): FastifyAdapter {
+export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
   return new FastifyAdapter({
+    ...(timeouts.tls ? { https: { cert: timeouts.tls.cert, key: timeouts.tls.key } } : {}),
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     // Idle-socket cut-off; above requestTimeout so a slow request still gets its 408 body.
@@ -25,7 +29,11 @@ export function createFastifyAdapter(timeouts: ServerTimeouts = DEFAULT_SERVER_T
       headersTimeout: timeouts.requestTimeoutMs,
     },
     clientErrorHandler,
-    return503OnClosing: true,
+    // The client's X-Request-Id when it is sane, else a fresh UUID; echoed by the request hooks.
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
+    // Requests arriving while closing get the Error body from configureHttp's draining hook instead.
+    return503OnClosing: false,
     // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
     frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => {
       void reply

@@ -2,13 +2,17 @@ import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import type { CreatePlant, Plant, Principal } from '@plantstore/domain';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
+import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { CREATE_PLANT } from '../tokens.js';
 import { NewPlantBody } from './new-plant-body.decorator.js';
 import { toPlantResponse, type PlantResponse } from './plant.response.js';
 
 @Controller('plants')
 export class PlantsController {
-  constructor(@Inject(CREATE_PLANT) private readonly createPlant: CreatePlant) {}
+  constructor(
+    @Inject(CREATE_PLANT) private readonly createPlant: CreatePlant,
+    private readonly metrics: PlantStoreMetrics,
+  ) {}
 
   /** 200 for a new plant and for an identical retry alike (DESIGN §2). */
   @Post()
@@ -16,6 +20,7 @@ export class PlantsController {
   @RequireScope('plants:write')
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
     const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
+    this.metrics.plantOutcome(result.outcome);
     return toPlantResponse(result.plant);
   }
 }

@@ -1,0 +1,23 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Principal } from '@plantstore/domain';
+import { rateLimitedError } from '../errors/api-error.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
+import { LIMITER_STORAGE, type LimiterStorage } from './limiter-storage.js';
+
+/** Per-token budget of requests per minute (off unless RATE_LIMIT_PER_MINUTE is set); runs after authentication. */
+@Injectable()
+export class TokenRateLimitGuard implements CanActivate {
+  constructor(
+    @Inject(HTTP_OPTIONS) private readonly options: HttpOptions,
+    @Inject(LIMITER_STORAGE) private readonly storage: LimiterStorage,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const limit = this.options.rateLimitPerMinute;
+    const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
+    if (limit === 0 || principal === undefined) return true;
+    const record = await this.storage.hit(`token:${principal.tokenId}`, 60_000, limit, 60_000);
+    if (record.blockedForSeconds > 0) throw rateLimitedError(record.blockedForSeconds, 'This token has used up its request budget for now; retry after the time in the Retry-After header.');
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type { Logger as PinoLogger };
+
+export const PINO_LOGGER = Symbol('PinoLogger');
+
+/**
+ * JSON lines on stdout, written asynchronously so logging stays off the request's path.
+ * Nothing here ever logs headers; the redaction is a second line of defence.
+ */
+export function createPinoLogger(level: LogLevel): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'plantstore', pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'], censor: '[redacted]' },
+    },
+    pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+/** Nest's own messages (start-up, errors) as pino lines, with their context as a field. */
+export class PinoLoggerService implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    // Nest passes (message, stack?, context?).
+    const [stack, ...others] = rest;
+    this.write('error', message, others, typeof stack === 'string' ? { stack } : {});
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, rest: unknown[], extra: object = {}): void {
+    const context = rest.at(-1);
+    const fields = { ...extra, ...(typeof context === 'string' ? { context } : {}) };
+    if (message instanceof Error) this.logger[level]({ ...fields, err: { type: message.name, message: message.message, stack: message.stack } }, message.message);
+    else this.logger[level](fields, typeof message === 'string' ? message : JSON.stringify(message));
+  }
+}

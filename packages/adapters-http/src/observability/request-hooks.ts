@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-codes.js';
+import type { Lifecycle } from '../health/lifecycle.js';
+import type { PinoLogger } from './pino-logger.js';
+import type { PlantStoreMetrics } from './plant-store-metrics.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+
+const SHUTTING_DOWN = new ApiError(ErrorCode.Unavailable, 'The server is shutting down; retry on another instance.');
+
+/**
+ * Per request: echo the request id, refuse new work while draining, and on completion write
+ * one JSON log line (method, route, path, status, latency, request id) and the duration
+ * metric. Headers and the query string are never logged: the query could carry a token.
+ */
+export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger, metrics: PlantStoreMetrics, lifecycle: Lifecycle): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    if (!lifecycle.isDraining) return done();
+    void reply
+      .status(503)
+      .headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close' })
+      .send(JSON.stringify({ error: SHUTTING_DOWN.code, message: SHUTTING_DOWN.message }));
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    logger[reply.statusCode >= 500 ? 'error' : 'info'](
+      {
+        reqId: request.id,
+        method: request.method,
+        route,
+        path: request.url.split('?', 1)[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
+    done();
+  });
+}

@@ -13,7 +13,7 @@ import { InMemoryLimiterStorage, LIMITER_STORAGE } from './limits/limiter-storag
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
-import { createPinoLogger, PINO_LOGGER, type LogLevel } from './observability/pino-logger.js';
+import { createPinoLogger, PINO_LOGGER, type DestinationStream, type LogLevel } from './observability/pino-logger.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
@@ -24,6 +24,8 @@ export interface PlantStoreHttpModuleOptions {
   /** Must provide CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
   readonly logLevel: LogLevel;
+  /** Where log lines go; stdout when absent (tests capture them). */
+  readonly logDestination?: DestinationStream | undefined;
 }
 
 /** The HTTP adapter; the composition root decides what backs each port it uses. */
@@ -45,7 +47,7 @@ export class PlantStoreHttpModule {
         FailedAuthLimiter,
         Lifecycle,
         { provide: PlantStoreMetrics, useFactory: () => new PlantStoreMetrics() },
-        { provide: PINO_LOGGER, useFactory: () => createPinoLogger(options.logLevel) },
+        { provide: PINO_LOGGER, useFactory: () => createPinoLogger(options.logLevel, options.logDestination) },
         {
           provide: LIMITER_STORAGE,
           useFactory: (http: HttpOptions) => http.limiterStorage ?? new InMemoryLimiterStorage(),

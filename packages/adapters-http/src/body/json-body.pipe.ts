@@ -13,9 +13,19 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
   constructor(@Inject(HTTP_OPTIONS) private readonly options: HttpOptions) {}
 
   async transform(request: FastifyRequest): Promise<JsonObject> {
+    // Node keeps the first of repeated Content-Type headers; a proxy may keep the last. Refuse the ambiguity.
+    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) {
+      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send exactly one Content-Type header: "Content-Type: application/json".');
+    }
     if (!isJsonContentType(request.headers['content-type'])) {
       throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
     }
     return parseJsonObject(await readBody(request.raw, this.options.bodyLimitBytes));
   }
+}
+
+function contentTypeHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'content-type') count++;
+  return count;
 }

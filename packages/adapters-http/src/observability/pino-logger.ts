@@ -1,8 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-export type { Logger as PinoLogger };
+export type { DestinationStream, Logger as PinoLogger };
 
 export const PINO_LOGGER = Symbol('PinoLogger');
 
@@ -10,7 +10,7 @@ export const PINO_LOGGER = Symbol('PinoLogger');
  * JSON lines on stdout, written asynchronously so logging stays off the request's path.
  * Nothing here ever logs headers; the redaction is a second line of defence.
  */
-export function createPinoLogger(level: LogLevel): Logger {
+export function createPinoLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
@@ -18,7 +18,7 @@ export function createPinoLogger(level: LogLevel): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'], censor: '[redacted]' },
     },
-    pino.destination({ dest: 1, sync: false }),
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

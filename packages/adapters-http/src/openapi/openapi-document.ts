@@ -30,6 +30,8 @@ const wwwAuthenticate = {
   'WWW-Authenticate': { description: 'RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.', schema: { type: 'string' } },
 };
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
+// Any route answers 503 once the server has begun shutting down.
+const draining = errorResponse('The server is shutting down (50301).', retryAfter);
 
 /** The contract of DESIGN §2 as OpenAPI 3.1, kept by hand so it states exactly what the code does. */
 export const openApiDocument = {
@@ -69,6 +71,49 @@ export const openApiDocument = {
         },
       },
     },
+    '/healthz': {
+      get: {
+        operationId: 'liveness',
+        summary: 'Liveness: the process is up',
+        security: [],
+        responses: { '200': { description: 'Alive.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } } }, '503': draining },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'readiness',
+        summary: 'Readiness: the database answers and the server is not shutting down',
+        security: [],
+        responses: {
+          '200': { description: 'Ready.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } } },
+          '503': errorResponse('Database unreachable or shutting down (50301).', retryAfter),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        security: [],
+        responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } }, '503': draining },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openApiDocument',
+        summary: 'This document',
+        security: [],
+        responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, '503': draining },
+      },
+    },
+    '/docs': {
+      get: {
+        operationId: 'docsPage',
+        summary: 'Human-readable API documentation (Swagger UI, served offline)',
+        security: [],
+        responses: { '200': { description: 'HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }, '503': draining },
+      },
+    },
   },
   components: {
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`pst_…`) from `pnpm plantstore token create`.' } },
@@ -91,6 +136,11 @@ export const openApiDocument = {
           name: { $ref: '#/components/schemas/Plant/properties/name' },
           tag: { $ref: '#/components/schemas/Plant/properties/tag' },
         },
+      },
+      Health: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: ['ok'] } },
       },
       Error: {
         type: 'object',

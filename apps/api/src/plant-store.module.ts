@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { AUTHENTICATE_TOKEN, CREATE_PLANT, HTTP_OPTIONS, READINESS_PROBE, RedisLimiterStorage, type HttpOptions, type ReadinessProbe } from '@plantstore/adapters-http';
 import { nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
-import { AuthenticateToken, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
+import { AuthenticateToken, CachingTokenRepository, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
 import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
@@ -51,7 +51,8 @@ export class PlantStoreModule {
         },
         {
           provide: AUTHENTICATE_TOKEN,
-          useFactory: (tokens: TokenRepository, clock: Clock) => new AuthenticateToken(tokens, nodeTokenSecrets, clock),
+          useFactory: (tokens: TokenRepository, clock: Clock) =>
+            new AuthenticateToken(new CachingTokenRepository(tokens, clock, config.tokenCacheTtlMs), nodeTokenSecrets, clock),
           inject: [TOKEN_REPOSITORY, CLOCK],
         },
         {

@@ -4,6 +4,11 @@ import type { PlantId } from './plant-id.js';
 /** Base of every failure the domain reports; `code` is stable and transport-neutral. */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
+
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 export class PlantValidationError extends DomainError {
@@ -37,4 +42,8 @@ export class TokenNotFoundError extends DomainError {
 
 export class InvalidTokenRequestError extends DomainError {
   readonly code = 'TOKEN_REQUEST_INVALID';
+
+  constructor(message: string) {
+    super(message);
+  }
 }

@@ -1,5 +1,6 @@
 export * from './api-token.js';
 export * from './authenticate-token.js';
+export * from './caching-token-repository.js';
 export * from './clock.js';
 export * from './create-plant.js';
 export * from './errors.js';

@@ -15,10 +15,17 @@ export async function readBody(raw: IncomingMessage, limitBytes: number): Promis
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
   const chunks: Buffer[] = [];
   let received = 0;
-  for await (const chunk of raw as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limitBytes) throw tooLarge(limitBytes);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of raw as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > limitBytes) throw tooLarge(limitBytes);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The stream fails ("aborted") when the client goes away or the request times out
+    // mid-body: the client's doing, not an internal failure to log and count as a 500.
+    throw new ApiError(ErrorCode.MalformedRequest, 'The request body did not arrive completely.');
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
 }

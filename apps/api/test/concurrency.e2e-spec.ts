@@ -1,12 +1,13 @@
 import { postPlant } from './support/plant-requests.js';
+import { testEngines } from './support/engines.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-describe('POST /plants under concurrency', () => {
+describe.each(testEngines())('POST /plants under concurrency ($name)', (engine) => {
   let t: TestApp;
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, engine);
     ({ token } = await t.issueToken());
   });
   afterAll(() => t.close());

@@ -1,15 +1,16 @@
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { postPlant, JSON_UTF8 } from './support/plant-requests.js';
 import { rawRequest } from './support/raw-http.js';
+import { lockPlantsElsewhere } from './support/store-lock.js';
+import { testEngines } from './support/engines.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-describe('every failure is the Error body with a catalogued code', () => {
+describe.each(testEngines())('every failure is the Error body with a catalogued code ($name)', (engine) => {
   let t: TestApp;
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000', SQLITE_BUSY_TIMEOUT_MS: '200' });
+    t = await startTestApp({ BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000', SQLITE_BUSY_TIMEOUT_MS: '200', PG_STATEMENT_TIMEOUT_MS: '300' }, engine);
     ({ token } = await t.issueToken());
   });
   afterAll(() => t.close());
@@ -42,7 +43,13 @@ describe('every failure is the Error body with a catalogued code', () => {
 
   describe('media type and size, after authentication', () => {
     it('415/41501 without a Content-Type', async () => {
-      const res = await rawRequest(t.url, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      // keepOpen: Node's HTTP server drops a request whose client half-closes before the answer,
+      // which happens whenever authentication waits on a networked database (PostgreSQL).
+      const res = await rawRequest(
+        t.url,
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        { keepOpen: true },
+      );
       expect(res.status).toBe(415);
       expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(JSON.parse(res.body)).toEqual({ error: 41501, message: 'Send the body as JSON with "Content-Type: application/json".' });
@@ -74,6 +81,7 @@ describe('every failure is the Error body with a catalogued code', () => {
         t.url,
         `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
           `258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
+        { keepOpen: true }, // the server closes after its 413; see the 415 test for why we do not half-close
       );
       expect(res.status).toBe(413);
       expect(res.headers['connection']).toBe('close');
@@ -107,17 +115,16 @@ describe('every failure is the Error body with a catalogued code', () => {
   });
 
   describe('store failures', () => {
-    it('503/50301 while the database is locked by another process beyond the busy timeout, then recovers', async () => {
-      const other = new Database(t.databasePath);
-      other.exec('BEGIN EXCLUSIVE');
+    // The store's wait limit: SQLITE_BUSY_TIMEOUT_MS on SQLite, PG_STATEMENT_TIMEOUT_MS on PostgreSQL.
+    it('503/50301 while another client locks the plants beyond the wait limit, then recovers', async () => {
+      const lock = await lockPlantsElsewhere(t);
       try {
         const res = await postPlant(t.url, token, '{"id": 77, "name": "locked out"}');
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('1');
         expect(res.body).toEqual({ error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' });
       } finally {
-        other.exec('ROLLBACK');
-        other.close();
+        await lock.release();
       }
       expect((await postPlant(t.url, token, '{"id": 77, "name": "after the lock"}')).status).toBe(200);
       expect(await t.plants()).toEqual([{ id: '77', name: 'after the lock', tag: null }]);

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig } from './database-config.js';
 import { migrations } from './migrations/index.js';
+import { clientWithQueryDeadline } from './postgres-client.js';
 import { ApiTokenSchema } from './schema/api-token.schema.js';
 import { PlantSchema } from './schema/plant.schema.js';
 
@@ -41,7 +42,9 @@ export function createDataSource(config: DatabaseConfig): DataSource {
     connectTimeoutMS: config.connectTimeoutMs,
     extra: {
       statement_timeout: config.statementTimeoutMs,
-      query_timeout: config.statementTimeoutMs + 1_000,
+      // In place of pg's query_timeout: a query unanswered 1 s past the statement timeout
+      // means a dead connection, which is ended so the pool replaces it (postgres-client.ts).
+      Client: clientWithQueryDeadline(config.statementTimeoutMs + 1_000),
       idleTimeoutMillis: 30_000,
     },
   });
@@ -52,12 +55,54 @@ export async function openDataSource(config: DatabaseConfig): Promise<DataSource
   const dataSource = createDataSource(config);
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations();
+    if (config.engine === 'postgres') await migrateUnderLock(dataSource);
+    else await dataSource.runMigrations();
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
   return dataSource;
+}
+
+// A fixed key of our own for pg_advisory_lock ("plantsto" in ASCII): every instance of this
+// service on the database agrees on it, and another application is unlikely to use it.
+const MIGRATION_LOCK_KEY = '8100956956760700015';
+// Waiting while another instance migrates is normal at a rolling start; waiting longer than
+// this means that instance is stuck, and failing the start-up says so.
+const MIGRATION_LOCK_WAIT_MS = 60_000;
+
+/**
+ * TypeORM's migration run checks, then creates, with no lock: instances started together on
+ * an empty database each find no migrations table and race to create the same tables (the
+ * losers fail start-up on a unique violation in pg_type). A session advisory lock makes them
+ * take turns, so the later ones find every migration applied. The migrations run on the
+ * connection that holds the lock, so this needs no second connection (PG_POOL_SIZE may be 1).
+ */
+async function migrateUnderLock(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    // Polled with try-lock: a blocking pg_advisory_lock would be one statement waiting past
+    // the statement timeout and the query deadline.
+    const giveUpAt = Date.now() + MIGRATION_LOCK_WAIT_MS;
+    for (;;) {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [MIGRATION_LOCK_KEY])) as Array<{ locked: boolean }>;
+      if (row?.locked === true) break;
+      if (Date.now() > giveUpAt) {
+        throw new Error(`another instance has been applying migrations for over ${MIGRATION_LOCK_WAIT_MS / 1000} s; is it stuck?`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    try {
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = dataSource.options.migrationsTransactionMode ?? 'all';
+      await executor.executePendingMigrations();
+    } finally {
+      // If the connection broke, the server has already dropped the lock with the session.
+      await runner.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 export function engineOf(dataSource: DataSource): 'sqlite' | 'postgres' {

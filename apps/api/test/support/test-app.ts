@@ -1,19 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { nodeTokenSecrets, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
 import { IssueToken, RevokeToken, systemClock, type Scope } from '@plantstore/domain';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createApp } from '../../src/create-app.js';
 import { DATA_SOURCE } from '../../src/di-tokens.js';
+import { recordResponses } from './contract.js';
+import { LogCapture } from './log-capture.js';
+import { E2E_DATABASE_PREFIX, sqliteEngine, type EngineName, type TestDatabase, type TestEngine } from './engines.js';
 
 export interface TestApp {
   readonly url: string;
   readonly app: NestFastifyApplication;
   readonly dataSource: DataSource;
+  readonly engine: EngineName;
+  /** The fresh database this app runs on (its DATABASE_URL is `database.url`). */
+  readonly database: TestDatabase;
+  /** The SQLite file; only for SQLite-specific tests (throws on PostgreSQL). */
   readonly databasePath: string;
   readonly config: AppConfig;
+  /** Every log line the app wrote so far (captured at LOG_LEVEL trace unless the test sets another). */
+  readonly logs: LogCapture;
   issueToken(options?: { scopes?: Scope[] }): Promise<{ id: string; token: string }>;
   revokeToken(id: string): Promise<void>;
   /** Rows of the plant table, ids as exact decimal text. */
@@ -22,36 +29,76 @@ export interface TestApp {
 }
 
 /**
- * The real AppModule, configured by createApp exactly as main.ts does, on a fresh SQLite
- * file in a temp dir, listening on an ephemeral 127.0.0.1 port.
+ * The real AppModule, configured by createApp exactly as main.ts does, on a fresh database
+ * of `engine` (a temp SQLite file by default, or a new PostgreSQL database), listening on an
+ * ephemeral 127.0.0.1 port. close() stops the app and removes the database.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'plantstore-e2e-'));
-  const databasePath = join(dir, 'plantstore.sqlite');
-  const config = loadConfig({ DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', ...env });
-  if (config.database.engine !== 'sqlite' || !config.database.path.startsWith(tmpdir())) {
-    // Never run the destructive suite against a database someone might care about.
-    throw new Error(`refusing to run e2e tests against ${config.database.engine === 'sqlite' ? config.database.path : 'a non-test database'}`);
+export async function startTestApp(env: Record<string, string> = {}, engine: TestEngine = sqliteEngine): Promise<TestApp> {
+  const database = await engine.createDatabase();
+  try {
+    return await launch(database, env, () => database.drop());
+  } catch (error) {
+    await database.drop();
+    throw error;
   }
-  const app = await createApp(config);
+}
+
+/**
+ * The same, on a database the caller made and removes. `env.DATABASE_URL` may reach it
+ * another way (through a proxy, say), but must still name that database.
+ */
+export function startTestAppOn(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
+  return launch(database, env, async () => undefined);
+}
+
+async function launch(database: TestDatabase, env: Record<string, string>, afterClose: () => Promise<void>): Promise<TestApp> {
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'trace', ...env });
+  refuseNonTestDatabase(config);
+  const logs = new LogCapture();
+  const app = await createApp(config, { logDestination: logs.destination });
+  const contract = recordResponses(app);
   await app.listen(0, '127.0.0.1');
+  const issuedTokens: string[] = [];
   const dataSource = app.get<DataSource>(DATA_SOURCE);
   const tokens = new TypeOrmTokenRepository(dataSource);
   return {
     url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
     app,
     dataSource,
-    databasePath,
+    engine: database.engine,
+    database,
+    get databasePath(): string {
+      if (database.engine !== 'sqlite') throw new Error('databasePath is SQLite-only; this app runs on PostgreSQL');
+      return database.name;
+    },
     config,
+    logs,
     async issueToken(options = {}) {
       const issued = await new IssueToken(tokens, nodeTokenSecrets, systemClock).execute({ name: 'e2e', scopes: options.scopes });
+      issuedTokens.push(issued.plaintext);
       return { id: issued.token.id, token: issued.plaintext };
     },
     revokeToken: (id) => new RevokeToken(tokens, systemClock).execute(id),
     plants: () => dataSource.query('SELECT CAST(id AS TEXT) AS id, name, tag FROM plant ORDER BY id'),
     async close() {
-      await app.close();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await app.close();
+      } finally {
+        await afterClose();
+      }
+      // After the suite: every response it received matched the OpenAPI document, and no
+      // log line of the whole run carried a token, a token hash or an Authorization value.
+      contract.check();
+      logs.assertNoSecrets(issuedTokens);
     },
   };
+}
+
+/** Never run the destructive suites against a database someone might care about. */
+function refuseNonTestDatabase(config: AppConfig): void {
+  const { database } = config;
+  if (database.engine === 'sqlite' && database.path.startsWith(tmpdir())) return;
+  if (database.engine === 'postgres' && new URL(database.url).pathname.slice(1).startsWith(E2E_DATABASE_PREFIX)) return;
+  const where = database.engine === 'sqlite' ? database.path : `PostgreSQL database ${new URL(database.url).pathname.slice(1)}`;
+  throw new Error(`refusing to run e2e tests against ${where}`);
 }

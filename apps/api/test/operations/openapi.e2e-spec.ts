@@ -1,0 +1,65 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+describe('GET /openapi.json: the served contract', () => {
+  let t: TestApp;
+  let document: Record<string, any>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const res = await request(t.url).get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    document = res.body;
+  });
+  afterAll(() => t.close());
+
+  it('is a valid OpenAPI 3.1 document (checked by a validator of the OpenAPI schema)', async () => {
+    const result = await new Validator().validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(document['openapi']).toMatch(/^3\.1\./);
+  });
+
+  it('carries the version and license of the spec', () => {
+    expect(document['info']).toMatchObject({ version: '1.0.0', license: { name: 'MIT' } });
+  });
+
+  it('defines Plant, NewPlant (Plant plus a required int64 id) and Error as the spec does', () => {
+    const { Plant, NewPlant, Error } = document['components'].schemas;
+    expect(Plant).toMatchObject({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } });
+    expect(Object.keys(Plant.properties)).toEqual(['name', 'tag']);
+    expect(NewPlant.required).toEqual(['id', 'name']);
+    expect(NewPlant.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(Error).toMatchObject({
+      type: 'object',
+      required: ['error', 'message'],
+      properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+    });
+  });
+
+  it('requires bearer auth on POST /plants and lists every status it can answer, each failure with the Error schema', () => {
+    expect(document['components'].securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    const create = document['paths']['/plants'].post;
+    expect(create.security).toEqual([{ bearerAuth: [] }]);
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
+    expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '503']);
+    expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
+    for (const [status, response] of Object.entries<any>(create.responses)) {
+      if (status !== '200') expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+  });
+
+  it('states the error-code table in its description', () => {
+    for (const code of [40000, 40001, 40002, 40003, 40101, 40102, 40301, 40401, 40501, 40801, 40901, 41301, 41501, 42901, 43101, 50001, 50301]) {
+      expect(document['info'].description).toContain(`| ${code} |`);
+    }
+  });
+
+  it('leaves the operational endpoints public (no security requirement)', () => {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']) {
+      expect(document['paths'][path].get.security).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The built binaries, as an operator runs them (`pnpm test` builds first).
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const SERVER_JS = resolve(repositoryRoot, 'apps/api/dist/main.js');
+export const CLI_JS = resolve(repositoryRoot, 'apps/cli/dist/main.js');
+
+/**
+ * A free TCP port on the loopback. The server cannot report the port it got for PORT=0
+ * except in its log, so the port is chosen here: bind port 0, note it, release it.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`; resolves once it is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * `node apps/api/dist/main.js` on 127.0.0.1:<free port> with `env` added, resolved once it
+ * answers HTTP; rejected with its stderr if it exits first or is not up within `timeoutMs`.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_JS], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const server: ServerProcess = {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stderr: () => stderr,
+    async stop(graceMs = 5_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before answering: ${stderr.trim()}`);
+    if (await answersHttp(server.url)) return server;
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`the server did not answer on ${server.url} within ${timeoutMs} ms: ${stderr.trim()}`);
+    }
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
+
+/** Any HTTP answer (a 404 will do) means the server is listening; /healthz may not exist yet. */
+function answersHttp(url: string): Promise<boolean> {
+  return new Promise((done) => {
+    const req = request(`${url}/`, { method: 'GET', timeout: 1_000 }, (res) => {
+      res.resume();
+      done(true);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => done(false));
+    req.end();
+  });
+}
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `node apps/cli/dist/main.js <args>` with `env` added: the `pnpm plantstore` binary. */
+export function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI_JS, ...args], { env: { ...process.env, ...env }, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      done({ code, stdout, stderr });
+    });
+  });
+}

@@ -16,7 +16,7 @@ export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000,
 
 /** Fastify with the transport-level behaviour of DESIGN §2 (errors the router never sees). */
 export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     ...(timeouts.tls ? { https: { cert: timeouts.tls.cert, key: timeouts.tls.key } } : {}),
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
@@ -27,6 +27,8 @@ export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OP
       // skips the request timeout while headersTimeout (60 s by default) exceeds it.
       connectionsCheckingInterval: Math.min(1_000, timeouts.requestTimeoutMs),
       headersTimeout: timeouts.requestTimeoutMs,
+      // Node's own 400 for a missing Host has an empty body: the hook below sends the Error body.
+      requireHostHeader: false,
     },
     clientErrorHandler,
     // The client's X-Request-Id when it is sane, else a fresh UUID; echoed by the request hooks.
@@ -42,4 +44,17 @@ export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OP
         .send(JSON.stringify({ error: ErrorCode.MalformedRequest, message: 'The request URL is malformed.' }));
     },
   });
+  const fastify = adapter.getInstance();
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();
+    void reply
+      .code(400)
+      .headers({ 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      .send(JSON.stringify({ error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed: it has no Host header.' }));
+  });
+  // Node answers an Expect other than 100-continue with an empty 417; RFC 9110 §10.1.1 lets a
+  // server ignore the expectation instead, so the request is served as usual.
+  fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
+  return adapter;
 }

@@ -30,7 +30,9 @@ export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger
         reqId: request.id,
         method: request.method,
         route,
-        path: request.url.split('?', 1)[0],
+        // The path only where the client chose nothing in it: an unmatched path or a route
+        // parameter is whatever was typed there, a token included.
+        ...(route !== 'unmatched' && !/[:*]/.test(route) ? { path: request.url.split('?', 1)[0] } : {}),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
       },

@@ -23,6 +23,7 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
-  testTimeout: 30_000,
+  // Several suites drive child processes (server, CLI) on a 2-core machine shared by two workers.
+  testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -80,9 +80,6 @@ function expectCleanError(run: Run, status: number, message: string | RegExp): v
   expect(run.stderr).not.toMatch(/^\s+at /m);
 }
 
-// Each test runs the real binary several times, synchronously; a loaded CI box needs headroom.
-jest.setTimeout(60_000);
-
 beforeAll(() => {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`pnpm build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));

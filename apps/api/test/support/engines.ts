@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createPostgresDatabase, DEFAULT_PG_ADMIN_URL, PG_URL_VARIABLE, postgresAdminUrl } from '../../../../test-support/postgres-databases.js';
 
-export const DEFAULT_PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
-export const PG_URL_VARIABLE = 'PLANTSTORE_TEST_PG_URL';
+export { connectPostgres, databaseUrl, DEFAULT_PG_ADMIN_URL, PG_URL_VARIABLE, postgresAdminUrl } from '../../../../test-support/postgres-databases.js';
 /** Every database the e2e suites create starts with this; test-app refuses any other. */
 export const E2E_DATABASE_PREFIX = 'plantstore_e2e_';
 
@@ -27,16 +25,6 @@ export interface TestEngine {
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
-
-/**
- * PostgreSQL runs when a URL is given, and always in CI, where an unreachable server must
- * fail the run loudly instead of quietly dropping half of the suite.
- */
-export function postgresAdminUrl(env: Environment = process.env): string | undefined {
-  const url = env[PG_URL_VARIABLE];
-  if (url !== undefined && url !== '') return url;
-  return env['CI'] === 'true' ? DEFAULT_PG_ADMIN_URL : undefined;
-}
 
 /** The one line to print when PostgreSQL is left out, or undefined when it runs. */
 export function postgresSkipNotice(env: Environment = process.env): string | undefined {
@@ -66,60 +54,10 @@ export function postgresEngine(env: Environment = process.env): TestEngine | und
   return {
     name: 'postgres',
     async createDatabase() {
-      // A database per suite: suites run in parallel workers and must not see each other's rows.
-      const name = E2E_DATABASE_PREFIX + randomBytes(6).toString('hex');
-      await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
-      return {
-        engine: 'postgres',
-        url: databaseUrl(adminUrl, name),
-        name,
-        // FORCE ends the sessions of servers a failed test left running, so the drop cannot hang.
-        drop: () => asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-      };
+      const database = await createPostgresDatabase(adminUrl, E2E_DATABASE_PREFIX);
+      return { engine: 'postgres', ...database };
     },
   };
-}
-
-/** The admin URL with another database name (same host, user and password). */
-export function databaseUrl(adminUrl: string, database: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** A connection of its own to `url`, outside any app's pool: another client of the database. */
-export async function connectPostgres(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  // An idle client whose server goes away emits 'error'; unhandled, it would crash the worker.
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
-
-async function asAdmin(adminUrl: string, sql: string): Promise<void> {
-  let client: pg.Client | undefined;
-  try {
-    client = await connectPostgres(adminUrl);
-    await client.query(sql);
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL suites are enabled (CI=true or ${PG_URL_VARIABLE}) but "${sql}" failed on ${withoutPassword(adminUrl)}: ${String(error)}`,
-      { cause: error },
-    );
-  } finally {
-    await client?.end().catch(() => undefined);
-  }
-}
-
-/** The admin URL fit for a CI log. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparseable URL)';
-  }
 }
 
 /**

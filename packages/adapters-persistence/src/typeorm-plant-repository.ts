@@ -1,18 +1,30 @@
-import { Plant, PlantId, type InsertOutcome, type PlantProvenance, type PlantRepository } from '@plantstore/domain';
+import {
+  Plant,
+  PlantId,
+  type InsertOutcome,
+  type PlantBatchRepository,
+  type PlantProvenance,
+  type PlantRepository,
+} from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { engineOf } from './create-data-source.js';
 import { PlantSchema, type PlantRow } from './schema/plant.schema.js';
 import { asStorageError, isStorageUnavailable } from './storage-errors.js';
 
-interface PendingInsert {
-  readonly plant: Plant;
-  readonly provenance: PlantProvenance;
+interface PendingInsert extends NewRow {
   readonly resolve: (outcome: InsertOutcome) => void;
   readonly reject: (error: unknown) => void;
 }
 
 const COLUMNS_PER_ROW = 5;
 export const DEFAULT_MAX_BATCH = 256;
+/** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement. */
+export const MAX_ROWS_PER_STATEMENT = 6000;
+
+interface NewRow {
+  readonly plant: Plant;
+  readonly provenance: PlantProvenance;
+}
 
 /**
  * Plants in SQL, written by group commit: inserts that arrive while a write is in flight are
@@ -24,7 +36,7 @@ export const DEFAULT_MAX_BATCH = 256;
  * different requests (DESIGN §4). `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` is
  * atomic on both engines; rows it skipped already exist and are read back for comparison.
  */
-export class TypeOrmPlantRepository implements PlantRepository {
+export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository {
   private readonly queue: PendingInsert[] = [];
   private draining = false;
   private readonly postgres: boolean;
@@ -45,6 +57,36 @@ export class TypeOrmPlantRepository implements PlantRepository {
         setImmediate(() => void this.drain());
       }
     });
+  }
+
+  /** One statement, hence one transaction, for the whole batch: the import's unit of durability. */
+  async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
+    if (plants.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} plants per batch, not ${plants.length}`);
+    if (plants.length === 0) return [];
+    try {
+      const inserted = await this.insertMany(plants.map((plant) => ({ plant, provenance })));
+      const missing = plants.filter((plant) => !inserted.has(plant.id.toString()));
+      const existing = missing.length === 0 ? new Map<string, Plant>() : await this.findMany(missing.map((plant) => plant.id));
+      return plants.map((plant): InsertOutcome => {
+        const key = plant.id.toString();
+        if (inserted.has(key)) return { inserted: true };
+        const stored = existing.get(key);
+        if (stored === undefined) throw new Error(`plant ${key} was neither inserted nor found`);
+        return { inserted: false, existing: stored };
+      });
+    } catch (error) {
+      throw asStorageError(error);
+    }
+  }
+
+  async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
+    try {
+      const query = this.selectPlants().orderBy('plant.id', 'ASC').limit(limit);
+      if (after !== undefined) query.where('plant.id > :after', { after: this.idParameter(after) });
+      return (await query.getRawMany<Pick<PlantRow, 'id' | 'name' | 'tag'>>()).map(toPlant);
+    } catch (error) {
+      throw asStorageError(error);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -87,7 +129,7 @@ export class TypeOrmPlantRepository implements PlantRepository {
   }
 
   /** Inserts the rows whose id is free; returns the ids it inserted. */
-  private async insertMany(rows: readonly PendingInsert[]): Promise<Set<string>> {
+  private async insertMany(rows: readonly NewRow[]): Promise<Set<string>> {
     const placeholder = this.postgres ? (i: number) => `$${i}` : () => '?';
     const tuples = rows.map((_, r) => {
       const base = r * COLUMNS_PER_ROW;
@@ -111,16 +153,22 @@ export class TypeOrmPlantRepository implements PlantRepository {
   }
 
   private async findMany(ids: readonly PlantId[]): Promise<Map<string, Plant>> {
-    const rows = await this.dataSource
-      .getRepository(PlantSchema)
-      .createQueryBuilder('plant')
-      // Read ids as text: both drivers would otherwise round values beyond 2^53 through Number.
-      .select('CAST(plant.id AS TEXT)', 'id')
-      .addSelect('plant.name', 'name')
-      .addSelect('plant.tag', 'tag')
+    const rows = await this.selectPlants()
       .where('plant.id IN (:...ids)', { ids: ids.map((id) => this.idParameter(id)) })
       .getRawMany<Pick<PlantRow, 'id' | 'name' | 'tag'>>();
     return new Map(rows.map((row) => [String(row.id), toPlant(row)]));
+  }
+
+  private selectPlants() {
+    return (
+      this.dataSource
+        .getRepository(PlantSchema)
+        .createQueryBuilder('plant')
+        // Read ids as text: both drivers would otherwise round values beyond 2^53 through Number.
+        .select('CAST(plant.id AS TEXT)', 'id')
+        .addSelect('plant.name', 'name')
+        .addSelect('plant.tag', 'tag')
+    );
   }
 
   /** better-sqlite3 binds a bigint as a 64-bit integer; node-postgres takes the decimal text. */

@@ -11,17 +11,18 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** The message is the one a client sees, whether the plant came over HTTP or from an import file. */
 export class PlantValidationError extends DomainError {
   readonly code = 'PLANT_INVALID';
   constructor(readonly violations: readonly FieldViolation[]) {
-    super(describeViolations(violations));
+    super(`The plant is invalid: ${describeViolations(violations)}.`);
   }
 }
 
 export class PlantConflictError extends DomainError {
   readonly code = 'PLANT_CONFLICT';
   constructor(readonly id: PlantId) {
-    super(`a plant with id ${id} already exists with a different name or tag`);
+    super(`A plant with id ${id} already exists with a different name or tag; choose another id.`);
   }
 }
 

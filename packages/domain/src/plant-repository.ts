@@ -1,3 +1,4 @@
+import type { PlantId } from './plant-id.js';
 import type { Plant } from './plant.js';
 
 /** Who stored a plant and when: kept beside the plant, never part of its public shape. */
@@ -17,4 +18,16 @@ export interface PlantRepository {
    * write is durable. Throws StorageUnavailableError when the store cannot be reached.
    */
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome>;
+}
+
+/** Bulk access for import and export: whole batches in, pages in id order out. */
+export interface PlantBatchRepository {
+  /**
+   * Inserts every plant whose id is free in ONE transaction: after a crash either all new rows
+   * of the batch exist or none. Ids must be distinct. Resolves once durable, with one outcome
+   * per plant in input order (the stored plant where the id was taken).
+   */
+  insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]>;
+  /** Up to `limit` plants with an id greater than `after` (from the start when undefined), ascending by id. */
+  listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]>;
 }

@@ -1,4 +1,5 @@
 import type { FieldViolation } from './field-violation.js';
+import type { UncheckedNewPlant } from './new-plant-shape.js';
 import { PlantId } from './plant-id.js';
 import { PlantName } from './plant-name.js';
 import { PlantTag } from './plant-tag.js';
@@ -24,11 +25,14 @@ export class Plant {
     readonly tag: PlantTag | undefined,
   ) {}
 
-  /** Applies every field rule and reports all violations at once. */
-  static parse(input: NewPlantInput): PlantParseResult {
-    const id = typeof input.id === 'bigint' ? PlantId.fromBigInt(input.id) : PlantId.fromLiteral(input.id);
-    const name = PlantName.create(input.name);
-    const tag = input.tag === undefined ? undefined : PlantTag.create(input.tag);
+  /**
+   * Applies every field rule and reports all violations at once, in field order. A field an
+   * adapter already found of the wrong type (UncheckedNewPlant) is reported as it came.
+   */
+  static parse(input: NewPlantInput | UncheckedNewPlant): PlantParseResult {
+    const id = typeof input.id === 'object' ? input.id : typeof input.id === 'bigint' ? PlantId.fromBigInt(input.id) : PlantId.fromLiteral(input.id);
+    const name = typeof input.name === 'object' ? [input.name] : PlantName.create(input.name);
+    const tag = input.tag === undefined ? undefined : typeof input.tag === 'object' ? [input.tag] : PlantTag.create(input.tag);
     if (id instanceof PlantId && name instanceof PlantName && !Array.isArray(tag)) {
       return { ok: true, plant: new Plant(id, name, tag) };
     }

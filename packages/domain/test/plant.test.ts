@@ -45,7 +45,7 @@ describe('Plant.parse', () => {
     if (parsed.ok) throw new Error('expected violations');
     const error = new PlantValidationError(parsed.violations);
     expect(error.code).toBe('PLANT_INVALID');
-    expect(error.message.split('; ')).toEqual(parsed.violations.map((v) => v.message));
+    expect(error.message).toBe(`The plant is invalid: ${parsed.violations.map((v) => v.message).join('; ')}.`);
   });
 });
 

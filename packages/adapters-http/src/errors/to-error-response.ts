@@ -36,10 +36,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return respond(exception.code, exception.message, exception.headers);
   }
   if (exception instanceof PlantValidationError) {
-    return respond(ErrorCode.ValidationFailed, `The plant is invalid: ${exception.message}.`);
+    return respond(ErrorCode.ValidationFailed, exception.message);
   }
   if (exception instanceof PlantConflictError) {
-    return respond(ErrorCode.PlantConflict, `A plant with id ${exception.id} already exists with a different name or tag; choose another id.`);
+    return respond(ErrorCode.PlantConflict, exception.message);
   }
   if (exception instanceof StorageUnavailableError) {
     return respond(ErrorCode.Unavailable, 'The plant store is temporarily unavailable; retry shortly.', { 'retry-after': '1' });

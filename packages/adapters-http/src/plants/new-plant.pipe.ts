@@ -1,10 +1,8 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { Plant, PlantId, PlantName, PlantTag, PlantValidationError, type FieldViolation } from '@plantstore/domain';
+import { Plant, PlantValidationError, type FieldViolation } from '@plantstore/domain';
 import { validateSync } from 'class-validator';
 import type { JsonObject } from '../body/parse-json.js';
 import { NewPlantRequestDto } from './new-plant.request.dto.js';
-
-const FIELDS = ['id', 'name', 'tag'] as const;
 
 /**
  * JSON object → domain Plant. Shape problems (class-validator) and content problems (domain
@@ -19,35 +17,21 @@ export class NewPlantPipe implements PipeTransform<JsonObject, Plant> {
       name: own(body, 'name'),
       tag: own(body, 'tag'),
     });
-    const shapeErrors = validateSync(dto, { stopAtFirstError: true });
-    if (shapeErrors.length === 0) {
-      const parsed = Plant.parse({ id: dto.id.value, name: dto.name, tag: dto.tag });
-      if (parsed.ok) return parsed.plant;
-      throw new PlantValidationError(parsed.violations);
+    const badShape = new Map<string, FieldViolation>();
+    for (const error of validateSync(dto, { stopAtFirstError: true })) {
+      badShape.set(error.property, { field: error.property, message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid` });
     }
-    const badShape = new Map(shapeErrors.map((e) => [e.property, Object.values(e.constraints ?? {})[0] ?? `${e.property} is invalid`]));
-    const violations = FIELDS.flatMap((field): FieldViolation[] => {
-      const message = badShape.get(field);
-      return message !== undefined ? [{ field, message }] : contentViolations(field, dto);
+    // A field of the wrong type goes to the domain as its violation, so all fields are reported in order.
+    const parsed = Plant.parse({
+      id: badShape.get('id') ?? dto.id.value,
+      name: badShape.get('name') ?? dto.name,
+      tag: badShape.get('tag') ?? dto.tag,
     });
-    throw new PlantValidationError(violations);
+    if (parsed.ok) return parsed.plant;
+    throw new PlantValidationError(parsed.violations);
   }
 }
 
 function own(body: JsonObject, key: string): unknown {
   return Object.hasOwn(body, key) ? body[key] : undefined;
-}
-
-function contentViolations(field: (typeof FIELDS)[number], dto: NewPlantRequestDto): FieldViolation[] {
-  if (field === 'id') {
-    const id = PlantId.fromLiteral(dto.id.value);
-    return id instanceof PlantId ? [] : [id];
-  }
-  if (field === 'name') {
-    const name = PlantName.create(dto.name);
-    return name instanceof PlantName ? [] : name;
-  }
-  if (dto.tag === undefined) return [];
-  const tag = PlantTag.create(dto.tag);
-  return tag instanceof PlantTag ? [] : tag;
 }

@@ -2,6 +2,8 @@ import {
   StorageUnavailableError,
   type InsertOutcome,
   type Plant,
+  type PlantBatchRepository,
+  type PlantId,
   type PlantProvenance,
   type PlantRepository,
 } from '@plantstore/domain';
@@ -16,9 +18,11 @@ export interface StoredPlant {
  * (first writer wins, losers see what is stored) and records each call, so a test can see
  * what the use case asked the store to do.
  */
-export class InMemoryPlantRepository implements PlantRepository {
+export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepository {
   private readonly rows = new Map<string, StoredPlant>();
   readonly calls: StoredPlant[] = [];
+  /** The size of each insertAllIfAbsent batch, in call order. */
+  readonly batches: number[] = [];
   private unavailable = false;
 
   async insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
@@ -28,6 +32,26 @@ export class InMemoryPlantRepository implements PlantRepository {
     if (existing !== undefined) return { inserted: false, existing: existing.plant };
     this.rows.set(plant.id.toString(), { plant, provenance });
     return { inserted: true };
+  }
+
+  async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
+    this.batches.push(plants.length);
+    if (this.unavailable) throw new StorageUnavailableError();
+    if (new Set(plants.map((p) => p.id.toString())).size !== plants.length) throw new Error('a batch must not repeat an id');
+    return plants.map((plant) => {
+      const existing = this.rows.get(plant.id.toString());
+      if (existing !== undefined) return { inserted: false, existing: existing.plant };
+      this.rows.set(plant.id.toString(), { plant, provenance });
+      return { inserted: true };
+    });
+  }
+
+  async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
+    return [...this.rows.values()]
+      .map((row) => row.plant)
+      .filter((plant) => after === undefined || plant.id.value > after.value)
+      .sort((a, b) => (a.id.value < b.id.value ? -1 : 1))
+      .slice(0, limit);
   }
 
   /** Makes every following call fail as an unreachable database would. */

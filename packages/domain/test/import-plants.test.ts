@@ -1,0 +1,133 @@
+import { ImportPlants, NewPlantShape, type ImportLine, type ImportRejection, type ImportTotals } from '@plantstore/domain';
+import { FixedClock } from './fakes/fixed-clock.js';
+import { InMemoryPlantRepository } from './fakes/in-memory-plant-repository.js';
+import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+
+type Line = ImportLine<string>;
+
+function plantLine(line: number, id: string, name = `Plant ${id}`, tag?: string): Line {
+  return { line, source: `line ${line}`, plant: tag === undefined ? { id, name } : { id, name, tag } };
+}
+
+async function* from(lines: readonly Line[]): AsyncGenerator<Line> {
+  yield* lines;
+}
+
+function recorder() {
+  const rejections: ImportRejection<string>[] = [];
+  const totals: ImportTotals[] = [];
+  return {
+    rejections,
+    totals,
+    listener: {
+      batchCommitted(batch: readonly ImportRejection<string>[], running: ImportTotals) {
+        rejections.push(...batch);
+        totals.push(running);
+      },
+    },
+  };
+}
+
+function setUp(batchSize = 3) {
+  const plants = new InMemoryPlantRepository();
+  return { plants, importPlants: new ImportPlants(plants, new FixedClock(), batchSize) };
+}
+
+describe('ImportPlants', () => {
+  it('imports valid lines, counts replays as unchanged, and reports conflicts and invalid lines by line number', async () => {
+    const { plants, importPlants } = setUp();
+    await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '10', name: 'Fern' })), { createdByTokenId: 't', createdAt: new Date() });
+    const seen = recorder();
+
+    const result = await importPlants.execute(
+      from([
+        plantLine(1, '1'),
+        plantLine(2, '10', 'Fern'),
+        { line: 3, source: 'line 3', plant: PlantInputMother.invalidEverywhere() },
+        plantLine(5, '10', 'Not a fern'),
+        { line: 6, source: 'line 6', unreadable: 'The line is not valid JSON.' },
+        plantLine(7, '2', 'Ivy', 'Araliaceae'),
+      ]),
+      seen.listener,
+    );
+
+    expect(result).toEqual({ imported: 2, unchanged: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
+    expect(seen.rejections.map((r) => [r.entry.line, r.reason, r.message])).toEqual([
+      [3, 'invalid', 
+        'The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; ' +
+          'name must be 1 to 200 characters long (got 0); tag must not contain control characters (U+0000-U+001F, U+007F-U+009F).',
+      ],
+      [5, 'conflict', 'A plant with id 10 already exists with a different name or tag; choose another id.'],
+      [6, 'invalid', 'The line is not valid JSON.'],
+    ]);
+    expect(plants.stored('10')?.plant.name.value).toBe('Fern');
+    expect(plants.stored('2')?.plant.tag?.value).toBe('Araliaceae');
+    expect(plants.size).toBe(3);
+  });
+
+  it('reports shape violations handed over by the adapter with the API messages, in field order', async () => {
+    const { importPlants } = setUp();
+    const seen = recorder();
+    await importPlants.execute(from([{ line: 1, source: '', plant: { id: NewPlantShape.idNotNumber, name: NewPlantShape.nameRequired, tag: 'x' } }]), seen.listener);
+    expect(seen.rejections[0]?.message).toBe('The plant is invalid: id must be a JSON number; name is required.');
+  });
+
+  it('writes one batch per batch size and tells the listener after each, with running totals', async () => {
+    const { plants, importPlants } = setUp(2);
+    const seen = recorder();
+    await importPlants.execute(from([1, 2, 3, 4, 5].map((n) => plantLine(n, String(n)))), seen.listener);
+    expect(plants.batches).toEqual([2, 2, 1]);
+    expect(seen.totals.map((t) => [t.lines, t.imported])).toEqual([
+      [2, 2],
+      [4, 4],
+      [5, 5],
+    ]);
+  });
+
+  it('treats a repeated id inside one batch like a retried create: same content unchanged, other content a conflict', async () => {
+    const { plants, importPlants } = setUp(10);
+    const seen = recorder();
+    const result = await importPlants.execute(from([plantLine(1, '7', 'Sage'), plantLine(2, '7', 'Sage'), plantLine(3, '7', 'Thyme')]), seen.listener);
+    expect(result).toMatchObject({ imported: 1, unchanged: 1, conflicts: 1, invalid: 0 });
+    expect(plants.batches).toEqual([1]);
+    expect(seen.rejections.map((r) => r.entry.line)).toEqual([3]);
+  });
+
+  it('changes nothing when run again, and says so', async () => {
+    const { plants, importPlants } = setUp();
+    const lines = [1, 2, 3, 4].map((n) => plantLine(n, String(n)));
+    await importPlants.execute(from(lines), recorder().listener);
+    const again = await importPlants.execute(from(lines), recorder().listener);
+    expect(again).toMatchObject({ imported: 0, unchanged: 4, conflicts: 0, invalid: 0 });
+    expect(plants.size).toBe(4);
+  });
+
+  it('stops between batches when the signal aborts, leaving whole batches; a re-run completes the import', async () => {
+    const { plants, importPlants } = setUp(2);
+    const controller = new AbortController();
+    const lines = [1, 2, 3, 4, 5].map((n) => plantLine(n, String(n)));
+    const interrupted = await importPlants.execute(
+      from(lines),
+      { batchCommitted: () => controller.abort() },
+      controller.signal,
+    );
+    expect(interrupted).toMatchObject({ imported: 2, lines: 2, interrupted: true });
+    expect(plants.size).toBe(2);
+
+    const resumed = await importPlants.execute(from(lines), recorder().listener);
+    expect(resumed).toMatchObject({ imported: 3, unchanged: 2, interrupted: false });
+  });
+
+  it('fails as the store fails, after the batches already durable', async () => {
+    const { plants, importPlants } = setUp(2);
+    const lines = [1, 2, 3, 4].map((n) => plantLine(n, String(n)));
+    await expect(
+      importPlants.execute(from(lines), { batchCommitted: () => plants.goOffline() }),
+    ).rejects.toThrow('temporarily unavailable');
+    expect(plants.size).toBe(2);
+  });
+
+  it('refuses a batch size that is not a positive integer', () => {
+    expect(() => new ImportPlants(new InMemoryPlantRepository(), new FixedClock(), 0)).toThrow(RangeError);
+  });
+});

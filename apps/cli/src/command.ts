@@ -1,6 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Store } from './open-store.js';
 
+/** The exit statuses the help promises. */
+export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
 /** The name the CLI goes by in messages (the `bin` of package.json). */
 export const PROGRAM = 'plantstore';
 
@@ -16,7 +19,8 @@ export interface Command {
   readonly summary: string;
   /** Details shown by `--help` after the synopsis. */
   readonly help: string;
-  parse(args: string[]): (store: Store) => Promise<void>;
+  /** The action resolves to the exit status when it is not plain success (0). */
+  parse(args: string[]): (store: Store) => Promise<number | void>;
 }
 
 /** The operator typed something the CLI cannot run: exit 2 with a usage hint. */

@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { InvalidTokenRequestError, StorageUnavailableError, TokenNotFoundError } from '@plantstore/domain';
-import { PROGRAM, UsageError, usageHint, type Command } from './command.js';
+import { ExitCode, PROGRAM, UsageError, usageHint, type Command } from './command.js';
+import { plantsExport } from './commands/plants-export.js';
+import { plantsImport } from './commands/plants-import.js';
 import { tokenCreate } from './commands/token-create.js';
 import { tokenList } from './commands/token-list.js';
 import { tokenRevoke } from './commands/token-revoke.js';
 import { databaseConfigFrom, openStore } from './open-store.js';
 
 /** Every command, by the words that select it; a new command is one more entry. */
-const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke].map((command) => [command.name, command]));
+const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]));
 
 // This file runs as apps/cli/dist/main.js: the repository root is three levels up, wherever
 // the operator stands (DESIGN §6: the default database belongs to the checkout, not to the cwd).
 const DEFAULT_SQLITE_PATH = fileURLToPath(new URL('../../../data/plantstore.sqlite', import.meta.url));
 
-const EXIT_OK = 0;
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
+const { ok: EXIT_OK, failed: EXIT_FAILED, usage: EXIT_USAGE } = ExitCode;
 
 async function main(argv: string[]): Promise<number> {
   let command: Command | undefined;
@@ -31,11 +31,10 @@ async function main(argv: string[]): Promise<number> {
     const action = command.parse(selected.args);
     const store = await openStore(databaseConfig());
     try {
-      await action(store);
+      return (await action(store)) ?? EXIT_OK;
     } finally {
       await store.close();
     }
-    return EXIT_OK;
   } catch (error) {
     return report(error, command);
   }
@@ -100,8 +99,8 @@ function programHelp(): string {
     '                    data/plantstore.sqlite under the repository root. Migrations are applied on open.',
     '  PLANTSTORE_DEBUG  set to 1 to print stack traces of failures',
     '',
-    'Exit status: 0 success, 1 the operation failed (for example an unknown token id or an',
-    'unavailable database), 2 usage error.',
+    'Exit status: 0 success, 1 the operation failed (for example an unknown token id, an',
+    'unavailable database, or import lines that were rejected), 2 usage error, 130 interrupted.',
   ].join('\n');
 }
 

@@ -4,10 +4,20 @@ import {
   openDataSource,
   parseDatabaseUrl,
   redactDatabaseUrl,
+  TypeOrmPlantRepository,
   TypeOrmTokenRepository,
   type DatabaseConfig,
 } from '@plantstore/adapters-persistence';
-import { IssueToken, ListTokens, RevokeToken, StorageUnavailableError, systemClock, type Clock } from '@plantstore/domain';
+import {
+  ExportPlants,
+  ImportPlants,
+  IssueToken,
+  ListTokens,
+  RevokeToken,
+  StorageUnavailableError,
+  systemClock,
+  type Clock,
+} from '@plantstore/domain';
 
 /** The use cases the commands call, wired to one open database. */
 export interface Store {
@@ -15,6 +25,8 @@ export interface Store {
   readonly issueToken: IssueToken;
   readonly listTokens: ListTokens;
   readonly revokeToken: RevokeToken;
+  importPlants(batchSize: number): ImportPlants;
+  readonly exportPlants: ExportPlants;
   /** Destroys the DataSource; always called before the process exits. */
   close(): Promise<void>;
 }
@@ -36,11 +48,14 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
     throw new StorageUnavailableError(`${redactDatabaseUrl(config)}: ${withoutSecrets(describe(error), config)}`, { cause: error });
   }
   const tokens = new TypeOrmTokenRepository(dataSource);
+  const plants = new TypeOrmPlantRepository(dataSource);
   return {
     clock: systemClock,
     issueToken: new IssueToken(tokens, nodeTokenSecrets, systemClock),
     listTokens: new ListTokens(tokens),
     revokeToken: new RevokeToken(tokens, systemClock),
+    importPlants: (batchSize) => new ImportPlants(plants, systemClock, batchSize),
+    exportPlants: new ExportPlants(plants),
     close: () => dataSource.destroy(),
   };
 }

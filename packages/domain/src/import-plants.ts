@@ -31,8 +31,13 @@ export interface ImportTotals {
 }
 
 export interface ImportListener<S> {
-  /** After each durable batch, in line order: that batch's rejected lines, then the running totals. */
-  batchCommitted(rejections: readonly ImportRejection<S>[], totals: ImportTotals): void | Promise<void>;
+  /**
+   * A line that is not stored: an invalid one as soon as it is read (it is never held in
+   * memory), a conflict once its batch is durable.
+   */
+  rejected(rejection: ImportRejection<S>): void | Promise<void>;
+  /** After each durable batch, with the running totals. */
+  batchCommitted(totals: ImportTotals): void | Promise<void>;
 }
 
 export interface ImportResult extends ImportTotals {
@@ -45,8 +50,9 @@ export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
 /**
  * Bulk create with the API's rules: every line goes through Plant.parse, and a taken id is
  * `unchanged` when the stored plant has the same content, a conflict otherwise (as a retried
- * or clashing POST). Lines are written in batches of one transaction each, so an interrupted
- * import leaves whole batches and re-running it only adds what is missing.
+ * or clashing POST). Valid plants are written in batches of one transaction each, so an
+ * interrupted import leaves whole batches and re-running it only adds what is missing.
+ * Only the current batch's valid plants are held: memory stays flat whatever the input.
  */
 export class ImportPlants {
   constructor(
@@ -57,58 +63,74 @@ export class ImportPlants {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size must be a positive integer, not ${batchSize}`);
   }
 
-  async execute<S>(lines: AsyncIterable<ImportLine<S>>, listener: ImportListener<S>, signal?: { readonly aborted: boolean }): Promise<ImportResult> {
-    const totals = { imported: 0, unchanged: 0, conflicts: 0, invalid: 0, lines: 0 };
-    let batch: ImportLine<S>[] = [];
-    for await (const entry of lines) {
-      batch.push(entry);
-      totals.lines++;
-      if (batch.length < this.batchSize) continue;
-      await this.commit(batch, totals, listener);
-      batch = [];
-      if (signal?.aborted) return { ...totals, interrupted: true };
+  /**
+   * Lines arrive in groups, as the adapter reads them (say one group per chunk of the file):
+   * a million lines then cost a few thousand awaits, not a million.
+   */
+  async execute<S>(
+    groups: AsyncIterable<readonly ImportLine<S>[]>,
+    listener: ImportListener<S>,
+    signal?: { readonly aborted: boolean },
+  ): Promise<ImportResult> {
+    const totals: Mutable<ImportTotals> = { imported: 0, unchanged: 0, conflicts: 0, invalid: 0, lines: 0 };
+    let batch: Valid<S>[] = [];
+    for await (const group of groups) {
+      for (const entry of group) {
+        totals.lines++;
+        const plant = await this.validate(entry, totals, listener);
+        if (plant === undefined) continue;
+        batch.push({ entry, plant });
+        if (batch.length < this.batchSize) continue;
+        await this.commit(batch, totals, listener);
+        batch = [];
+        // Checked only here, between batches: whatever was read past this point was never written.
+        if (signal?.aborted) return { ...totals, interrupted: true };
+      }
     }
     if (batch.length > 0) await this.commit(batch, totals, listener);
     return { ...totals, interrupted: false };
   }
 
-  private async commit<S>(batch: readonly ImportLine<S>[], totals: Mutable<ImportTotals>, listener: ImportListener<S>): Promise<void> {
-    const rejections: ImportRejection<S>[] = [];
-    const parsed = batch.map((entry) => {
-      const result = 'unreadable' in entry ? undefined : Plant.parse(entry.plant);
-      if (result?.ok) return result.plant;
-      const message = result === undefined ? (entry as { unreadable: string }).unreadable : new PlantValidationError(result.violations).message;
-      rejections.push({ entry, reason: 'invalid', message });
-      return undefined;
-    });
+  private async validate<S>(entry: ImportLine<S>, totals: Mutable<ImportTotals>, listener: ImportListener<S>): Promise<Plant | undefined> {
+    const parsed = 'unreadable' in entry ? undefined : Plant.parse(entry.plant);
+    if (parsed?.ok) return parsed.plant;
+    totals.invalid++;
+    const message = parsed === undefined ? (entry as { unreadable: string }).unreadable : new PlantValidationError(parsed.violations).message;
+    await listener.rejected({ entry, reason: 'invalid', message });
+    return undefined;
+  }
 
+  private async commit<S>(batch: readonly Valid<S>[], totals: Mutable<ImportTotals>, listener: ImportListener<S>): Promise<void> {
     // The first line of an id goes to the database; later lines of the same batch compare with what it stored.
     const firstOfId = new Map<string, Plant>();
-    for (const plant of parsed) if (plant && !firstOfId.has(plant.id.toString())) firstOfId.set(plant.id.toString(), plant);
+    for (const { plant } of batch) if (!firstOfId.has(plant.id.toString())) firstOfId.set(plant.id.toString(), plant);
     const candidates = [...firstOfId.values()];
-    const outcomes = candidates.length === 0 ? [] : await this.plants.insertAllIfAbsent(candidates, { createdByTokenId: undefined, createdAt: this.clock.now() });
-    const stored = new Map<string, { plant: Plant; insertedBy: Plant | undefined }>();
+    const outcomes = await this.plants.insertAllIfAbsent(candidates, { createdByTokenId: undefined, createdAt: this.clock.now() });
+    const stored = new Map<string, { plant: Plant; inserted: boolean }>();
     candidates.forEach((plant, i) => {
       const outcome = outcomes[i];
       if (outcome === undefined) throw new Error(`the repository returned no outcome for plant ${plant.id}`);
-      stored.set(plant.id.toString(), outcome.inserted ? { plant, insertedBy: plant } : { plant: outcome.existing, insertedBy: undefined });
+      stored.set(plant.id.toString(), outcome.inserted ? { plant, inserted: true } : { plant: outcome.existing, inserted: false });
     });
 
-    batch.forEach((entry, i) => {
-      const plant = parsed[i];
-      if (plant === undefined) return;
-      const { plant: existing, insertedBy } = stored.get(plant.id.toString())!;
-      if (insertedBy === plant) totals.imported++;
-      else if (existing.hasSameContentAs(plant)) totals.unchanged++;
-      else rejections.push({ entry, reason: 'conflict', message: new PlantConflictError(plant.id).message });
-    });
-    rejections.sort((a, b) => a.entry.line - b.entry.line);
-    for (const rejection of rejections) {
-      if (rejection.reason === 'invalid') totals.invalid++;
-      else totals.conflicts++;
+    for (const { entry, plant } of batch) {
+      const { plant: existing, inserted } = stored.get(plant.id.toString())!;
+      if (inserted && existing === plant) {
+        totals.imported++;
+      } else if (existing.hasSameContentAs(plant)) {
+        totals.unchanged++;
+      } else {
+        totals.conflicts++;
+        await listener.rejected({ entry, reason: 'conflict', message: new PlantConflictError(plant.id).message });
+      }
     }
-    await listener.batchCommitted(rejections, { ...totals });
+    await listener.batchCommitted({ ...totals });
   }
+}
+
+interface Valid<S> {
+  readonly entry: ImportLine<S>;
+  readonly plant: Plant;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

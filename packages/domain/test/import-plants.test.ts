@@ -9,8 +9,9 @@ function plantLine(line: number, id: string, name = `Plant ${id}`, tag?: string)
   return { line, source: `line ${line}`, plant: tag === undefined ? { id, name } : { id, name, tag } };
 }
 
-async function* from(lines: readonly Line[]): AsyncGenerator<Line> {
-  yield* lines;
+/** The lines in groups of two, as an adapter hands over what one chunk of a file held. */
+async function* from(lines: readonly Line[]): AsyncGenerator<Line[]> {
+  for (let i = 0; i < lines.length; i += 2) yield lines.slice(i, i + 2);
 }
 
 function recorder() {
@@ -20,8 +21,10 @@ function recorder() {
     rejections,
     totals,
     listener: {
-      batchCommitted(batch: readonly ImportRejection<string>[], running: ImportTotals) {
-        rejections.push(...batch);
+      rejected(rejection: ImportRejection<string>) {
+        rejections.push(rejection);
+      },
+      batchCommitted(running: ImportTotals) {
         totals.push(running);
       },
     },
@@ -52,6 +55,7 @@ describe('ImportPlants', () => {
     );
 
     expect(result).toEqual({ imported: 2, unchanged: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
+    // Invalid lines are reported as read, conflicts once their batch is written (here full at line 5).
     expect(seen.rejections.map((r) => [r.entry.line, r.reason, r.message])).toEqual([
       [3, 'invalid', 
         'The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; ' +
@@ -70,6 +74,13 @@ describe('ImportPlants', () => {
     const seen = recorder();
     await importPlants.execute(from([{ line: 1, source: '', plant: { id: NewPlantShape.idNotNumber, name: NewPlantShape.nameRequired, tag: 'x' } }]), seen.listener);
     expect(seen.rejections[0]?.message).toBe('The plant is invalid: id must be a JSON number; name is required.');
+  });
+
+  it('holds invalid lines back from no batch: a batch is full of valid plants', async () => {
+    const { plants, importPlants } = setUp(2);
+    const invalid = (line: number): Line => ({ line, source: '', unreadable: 'bad' });
+    await importPlants.execute(from([plantLine(1, '1'), invalid(2), invalid(3), plantLine(4, '4'), plantLine(5, '5')]), recorder().listener);
+    expect(plants.batches).toEqual([2, 1]);
   });
 
   it('writes one batch per batch size and tells the listener after each, with running totals', async () => {
@@ -108,7 +119,7 @@ describe('ImportPlants', () => {
     const lines = [1, 2, 3, 4, 5].map((n) => plantLine(n, String(n)));
     const interrupted = await importPlants.execute(
       from(lines),
-      { batchCommitted: () => controller.abort() },
+      { rejected: () => {}, batchCommitted: () => controller.abort() },
       controller.signal,
     );
     expect(interrupted).toMatchObject({ imported: 2, lines: 2, interrupted: true });
@@ -122,7 +133,7 @@ describe('ImportPlants', () => {
     const { plants, importPlants } = setUp(2);
     const lines = [1, 2, 3, 4].map((n) => plantLine(n, String(n)));
     await expect(
-      importPlants.execute(from(lines), { batchCommitted: () => plants.goOffline() }),
+      importPlants.execute(from(lines), { rejected: () => {}, batchCommitted: () => plants.goOffline() }),
     ).rejects.toThrow('temporarily unavailable');
     expect(plants.size).toBe(2);
   });

@@ -1,0 +1,20 @@
+import type { Plant } from '@plantstore/domain';
+import { stringify } from 'csv-stringify/sync';
+import type { FileFormat } from './file-formats.js';
+
+export const CSV_HEADER = 'id,name,tag\n';
+
+/**
+ * Plants as lines of an import file: export writes them, import reads them back. NDJSON
+ * writes the id as a bare number with all its digits (JSON.stringify of a bigint is not
+ * possible, and of a Number would round it); CSV quotes what needs quoting.
+ */
+export function formatPlants(plants: readonly Plant[], fileFormat: FileFormat): string {
+  if (fileFormat === 'csv') return stringify(plants.map((plant) => [plant.id.toString(), plant.name.value, plant.tag?.value ?? '']));
+  let text = '';
+  for (const plant of plants) {
+    const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag.value)}`;
+    text += `{"id":${plant.id.toString()},"name":${JSON.stringify(plant.name.value)}${tag}}\n`;
+  }
+  return text;
+}

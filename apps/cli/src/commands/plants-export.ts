@@ -35,6 +35,8 @@ export const plantsExport: Command = {
       const out: Writable = target === undefined ? process.stdout : createWriteStream(target.partial);
       let count = 0;
       try {
+        // A file that cannot be created fails here, as an error, not as an unhandled stream event.
+        if (target !== undefined) await once(out, 'ready');
         if (fileFormat === 'csv') await write(out, CSV_HEADER);
         let page: Plant[] = [];
         for await (const plant of store.exportPlants.execute()) {

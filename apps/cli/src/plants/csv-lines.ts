@@ -45,6 +45,8 @@ export async function* csvLines(chunks: AsyncIterable<Buffer>, maxRecordBytes: n
   };
   const parser = parse(options);
   parser.resume();
+  // Failures come back through write() and end(); without a listener the stream would also throw them.
+  parser.on('error', () => {});
   const reader = new RecordReader();
   let failure: CsvError | undefined;
   for await (const chunk of chunks) {
@@ -61,6 +63,7 @@ export async function* csvLines(chunks: AsyncIterable<Buffer>, maxRecordBytes: n
 
 class RecordReader {
   private linesBefore = 0;
+  private pendingCarriageReturn = false;
   private header: { raw: string; columns: Partial<Record<Column, number>>; width: number } | undefined;
   finished = false;
 
@@ -68,9 +71,13 @@ class RecordReader {
     const lines: ImportLine<CsvSource>[] = [];
     for (const { record, raw } of records) {
       if (this.finished) break;
-      const line = this.linesBefore + 1 + leadingLineBreaks(raw);
-      this.linesBefore += count(raw, '\n');
-      const text = raw.replace(/^(\r?\n)+/, '');
+      // csv-parse leaves the LF of a CRLF delimiter to the next record's raw text: count that break once.
+      const own = this.pendingCarriageReturn && raw.startsWith('\n') ? raw.slice(1) : raw;
+      const leading = LEADING_BREAKS.exec(own)?.[0] ?? '';
+      const line = this.linesBefore + 1 + countBreaks(leading);
+      this.linesBefore += countBreaks(own);
+      this.pendingCarriageReturn = own.endsWith('\r');
+      const text = own.slice(leading.length);
       if (this.header === undefined) {
         const header = readHeader(record);
         if (typeof header === 'string') {
@@ -144,16 +151,14 @@ function end(parser: ReturnType<typeof parse>): Promise<CsvError | undefined> {
   });
 }
 
-function leadingLineBreaks(raw: string): number {
-  return count(/^(\r?\n)*/.exec(raw)?.[0] ?? '', '\n');
+const LEADING_BREAKS = /^(?:\r\n|\r|\n)+/;
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+function countBreaks(text: string): number {
+  return text.match(LINE_BREAK)?.length ?? 0;
 }
 
-function count(text: string, character: string): number {
-  let n = 0;
-  for (let i = text.indexOf(character); i !== -1; i = text.indexOf(character, i + 1)) n++;
-  return n;
-}
-
+/** A record as a line of the rejects file: with its own line break, CRLF where the file had it. */
 function withLineBreak(raw: string): string {
   return raw.endsWith('\n') ? raw : `${raw}\n`;
 }

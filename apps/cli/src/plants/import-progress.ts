@@ -15,7 +15,7 @@ export interface ProgressOutput {
  * CI): one plain line every few seconds, so a long import shows life without flooding.
  */
 export class ImportProgress {
-  private readonly started = performance.now();
+  private readonly started: number;
   private lastShown = 0;
   private barShown = false;
 
@@ -24,10 +24,14 @@ export class ImportProgress {
     /** Bytes of input in all, when known. */
     private readonly totalBytes: number | undefined,
     private readonly bytesRead: () => number,
-  ) {}
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = now();
+    this.lastShown = this.started;
+  }
 
   update(totals: ImportTotals): void {
-    const now = performance.now();
+    const now = this.now();
     if (now - this.lastShown < (this.output.isTTY ? BAR_EVERY_MS : LINE_EVERY_MS)) return;
     this.lastShown = now;
     const seconds = (now - this.started) / 1000;

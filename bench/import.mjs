@@ -1,0 +1,145 @@
+// `pnpm bench:import` driver (run after `pnpm build`). See bench/README.md.
+//
+// Writes BENCH_IMPORT_PLANTS generated plants (default 1,000,000) as NDJSON to a temp file,
+// then runs the real CLI, `plantstore plants import FILE --json`, on a fresh database: SQLite
+// on a temp file (WAL, synchronous=FULL, the default), or with DATABASE_URL=postgres://… a
+// new database on that server. It samples the CLI's RSS from /proc every 50 ms, runs the same
+// import a second time (every line unchanged: the re-run cost), checks the row count, and
+// prints one markdown table. Temp files and the database are always removed.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'apps/cli/dist/main.js');
+const persistenceRequire = createRequire(join(ROOT, 'packages/adapters-persistence/package.json'));
+
+const PLANTS = Number(process.env.BENCH_IMPORT_PLANTS || 1_000_000);
+const BATCH_SIZE = process.env.BENCH_IMPORT_BATCH_SIZE || '';
+const DATABASE_URL = process.env.DATABASE_URL || '';
+const POSTGRES = /^postgres(ql)?:\/\//i.test(DATABASE_URL);
+if (!Number.isInteger(PLANTS) || PLANTS < 1 || PLANTS > 50_000_000) {
+  console.error('bench: BENCH_IMPORT_PLANTS must be an integer from 1 to 50,000,000');
+  process.exit(2);
+}
+if (DATABASE_URL && !POSTGRES) {
+  console.error('bench: DATABASE_URL selects PostgreSQL (postgres://…); leave it unset for SQLite on a temp file.');
+  process.exit(2);
+}
+
+const dir = mkdtempSync(join(os.tmpdir(), 'plantstore-bench-import-'));
+let pgDatabase;
+
+async function withPgClient(url, fn) {
+  const pg = persistenceRequire('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function cleanup() {
+  rmSync(dir, { recursive: true, force: true });
+  if (pgDatabase) await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`)).catch(() => {});
+  pgDatabase = undefined;
+}
+
+/** Plants with ids spread over the whole int64 range (both signs, beyond 2^53), names and tags of realistic length. */
+async function writePlants(path) {
+  const out = createWriteStream(path);
+  const step = (2n ** 64n - 1n) / BigInt(PLANTS + 1);
+  let text = '';
+  for (let i = 0; i < PLANTS; i++) {
+    const id = -(2n ** 63n) + step * BigInt(i + 1);
+    text += `{"id":${id},"name":"Plant number ${i}","tag":"family ${i % 97}"}\n`;
+    if (text.length > 1 << 20) {
+      if (!out.write(text)) await once(out, 'drain');
+      text = '';
+    }
+  }
+  out.end(text);
+  await once(out, 'finish');
+}
+
+function vmKb(pid, field) {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs one import; returns its JSON summary and the process's peak RSS (VmHWM, sampled to the end). */
+async function runImport(file, databaseUrl) {
+  const args = [CLI, 'plants', 'import', file, '--json', ...(BATCH_SIZE ? ['--batch-size', BATCH_SIZE] : [])];
+  const child = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (t) => (stdout += t));
+  let peakKb = 0;
+  const sampler = setInterval(() => (peakKb = Math.max(peakKb, vmKb(child.pid, 'VmHWM'))), 50);
+  const [status] = await once(child, 'exit');
+  clearInterval(sampler);
+  if (status !== 0) throw new Error(`import exited ${status}: ${stdout}`);
+  return { summary: JSON.parse(stdout.trimEnd().split('\n').at(-1)), peakMb: peakKb / 1024 };
+}
+
+async function countRows(databaseUrl) {
+  if (POSTGRES) return withPgClient(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
+  const Database = persistenceRequire('better-sqlite3');
+  const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
+  try {
+    return Number(db.prepare('SELECT count(*) AS n FROM plant').get().n);
+  } finally {
+    db.close();
+  }
+}
+
+async function main() {
+  const file = join(dir, 'plants.ndjson');
+  process.stderr.write(`bench: writing ${PLANTS.toLocaleString('en-US')} plants…\n`);
+  await writePlants(file);
+  let databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
+  if (POSTGRES) {
+    pgDatabase = `plantstore_bench_${randomBytes(4).toString('hex')}`;
+    await withPgClient(DATABASE_URL, (c) => c.query(`CREATE DATABASE ${pgDatabase}`));
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${pgDatabase}`;
+    databaseUrl = url.toString();
+  }
+  process.stderr.write('bench: importing (first run, then the same file again)…\n');
+  const first = await runImport(file, databaseUrl);
+  const again = await runImport(file, databaseUrl);
+  const rows = await countRows(databaseUrl);
+
+  const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
+  const sizeMb = statSync(file).size / 1024 / 1024;
+  console.log(`\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`);
+  console.log(`${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
+  console.log(`batch size ${BATCH_SIZE || 'default (1000)'}; rows in the table afterwards: ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'}\n`);
+  console.log('| run | imported | unchanged | seconds | plants/s | peak RSS |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [label, { summary, peakMb }] of [['first import', first], ['same file again', again]]) {
+    const rate = Math.round(summary.lines / summary.seconds);
+    console.log(`| ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB |`);
+  }
+  if (rows !== PLANTS) process.exitCode = 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));
+try {
+  await main();
+} catch (error) {
+  console.error(`bench: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

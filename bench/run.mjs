@@ -339,6 +339,8 @@ async function benchTarget(target, tmp) {
       target.token = await createToken(target.env.DATABASE_URL);
     }
     const pid = server.child.pid;
+    await sleep(500);
+    target.idleRssMb = rssKb(pid) / 1024; // started, migrated, one token created: before any load
     for (const connections of CONNECTIONS) {
       if (cleaningUp) break;
       const row = { target: target.name, connections };
@@ -419,6 +421,8 @@ function report(rows, environment) {
       out.push(`- project ÷ baseline req/s at ${connections} connections: n/a`);
     }
   }
+  const idle = environment.targets.filter((t) => t.idleRssMb !== undefined).map((t) => `${t.name} ${fmt(t.idleRssMb, 1)} MB`);
+  if (idle.length) out.push(`- server RSS at rest after start-up (before the first warm-up): ${idle.join(', ')}`);
   out.push('');
   out.push('Durable-200 check (rows added to `plant` during the measured run vs 2xx responses):');
   for (const row of rows) out.push(`- ${row.target} @ ${row.connections}: ${durabilityCheck(row)}`);
@@ -477,6 +481,7 @@ async function main() {
     environment.lines.push(`disk calibration: ${fmt(rawCommitRate(tmp))} single-row durable commits/s (raw better-sqlite3, WAL, synchronous=FULL, 1 s, before the runs)`);
   }
 
+  environment.targets = [project, baseline];
   const rows = [];
   let token = `pst_${randomBytes(32).toString('base64url')}`; // used by the baseline if the project is skipped
   if (ONLY !== 'baseline') {

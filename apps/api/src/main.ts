@@ -1,28 +1,8 @@
-import { Logger } from '@nestjs/common';
-import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { createApp } from './create-app.js';
-import { exitGracefullyOnSignals } from './graceful-shutdown.js';
+import { tuneV8ForServing, tuneV8BeforeStart } from './v8-memory.js';
 
-function configOrExit(): AppConfig {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`plantstore: invalid configuration: ${error.message}\n`);
-    process.exit(2);
-  }
-}
-
-async function main(): Promise<void> {
-  const config = configOrExit();
-  const app = await createApp(config);
-  exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
-  await app.listen(config.port, config.host);
-  new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`plantstore: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// V8's memory settings come first and the server is loaded only after them, so they apply to
+// all of it, whether it runs as `pnpm start` or as a bare `node apps/api/dist/main.js`.
+tuneV8BeforeStart();
+const { startServer } = await import('./server.js');
+await startServer();
+tuneV8ForServing();

@@ -1,0 +1,29 @@
+import { Logger } from '@nestjs/common';
+import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
+import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { createApp } from './create-app.js';
+import { exitGracefullyOnSignals } from './graceful-shutdown.js';
+
+function configOrExit(): AppConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`plantstore: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+/** Starts the server; resolves once it listens. A failed start exits the process (1; 2 for a bad configuration). */
+export async function startServer(): Promise<void> {
+  try {
+    const config = configOrExit();
+    const app = await createApp(config);
+    exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
+    await app.listen(config.port, config.host);
+    new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
+  } catch (error) {
+    process.stderr.write(`plantstore: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -26,7 +26,7 @@ export interface ImportTotals {
   readonly unchanged: number;
   readonly conflicts: number;
   readonly invalid: number;
-  /** Lines read so far, whatever became of them (when interrupted: up to the last batch written). */
+  /** Lines read so far, whatever became of them. */
   readonly lines: number;
 }
 
@@ -65,9 +65,7 @@ export class ImportPlants {
 
   /**
    * Lines arrive in groups, as the adapter reads them (say one group per chunk of the file):
-   * a million lines then cost a few thousand awaits, not a million. While one batch is being
-   * written, the next is read and validated (a remote database's round trip overlaps the
-   * parsing); batches are still written one after the other, in order.
+   * a million lines then cost a few thousand awaits, not a million.
    */
   async execute<S>(
     groups: AsyncIterable<readonly ImportLine<S>[]>,
@@ -75,25 +73,6 @@ export class ImportPlants {
     signal?: { readonly aborted: boolean },
   ): Promise<ImportResult> {
     const totals: Mutable<ImportTotals> = { imported: 0, unchanged: 0, conflicts: 0, invalid: 0, lines: 0 };
-    let inFlight: Promise<void> | undefined;
-    /** Lines up to the end of the last batch handed to the store: what an interrupted import covered. */
-    let linesWritten = 0;
-    const interrupted = (): ImportResult => ({ ...totals, lines: linesWritten, interrupted: true });
-    /** Waits for the batch being written; true when the import must stop there. */
-    const settle = async (): Promise<boolean> => {
-      const writing = inFlight;
-      inFlight = undefined;
-      if (writing) await writing;
-      // Checked only between batches: whatever was read past this point is never written.
-      return signal?.aborted === true;
-    };
-    const write = (batch: readonly Valid<S>[]) => {
-      linesWritten = totals.lines;
-      inFlight = this.commit(batch, totals, listener);
-      // Awaited by the next settle(); this only keeps Node from calling it unhandled meanwhile.
-      inFlight.catch(() => undefined);
-    };
-
     let batch: Valid<S>[] = [];
     for await (const group of groups) {
       for (const entry of group) {
@@ -102,16 +81,13 @@ export class ImportPlants {
         if (plant === undefined) continue;
         batch.push({ entry, plant });
         if (batch.length < this.batchSize) continue;
-        if (await settle()) return interrupted();
-        write(batch);
+        await this.commit(batch, totals, listener);
         batch = [];
+        // Checked only here, between batches: whatever was read past this point was never written.
+        if (signal?.aborted) return { ...totals, interrupted: true };
       }
     }
-    if (await settle()) return interrupted();
-    if (batch.length > 0) {
-      write(batch);
-      await settle();
-    }
+    if (batch.length > 0) await this.commit(batch, totals, listener);
     return { ...totals, interrupted: false };
   }
 

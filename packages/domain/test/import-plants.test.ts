@@ -138,29 +138,6 @@ describe('ImportPlants', () => {
     expect(plants.size).toBe(2);
   });
 
-  it('reads the next batch while one is written, but never writes two at once, and keeps their order', async () => {
-    const { plants, importPlants } = setUp(2);
-    let writing = 0;
-    let mostAtOnce = 0;
-    const firstIds: string[] = [];
-    const insertAll = plants.insertAllIfAbsent.bind(plants);
-    plants.insertAllIfAbsent = async (batch, provenance) => {
-      mostAtOnce = Math.max(mostAtOnce, ++writing);
-      firstIds.push(batch[0]!.id.toString());
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      writing--;
-      return insertAll(batch, provenance);
-    };
-    // The same id in consecutive batches: the second must see the first one's row.
-    const lines = [plantLine(1, '1'), plantLine(2, '2'), plantLine(3, '1', 'Other'), plantLine(4, '4'), plantLine(5, '5')];
-    const seen = recorder();
-    const result = await importPlants.execute(from(lines), seen.listener);
-    expect(mostAtOnce).toBe(1);
-    expect(firstIds).toEqual(['1', '1', '5']);
-    expect(result).toMatchObject({ imported: 4, conflicts: 1 });
-    expect(seen.rejections.map((r) => r.entry.line)).toEqual([3]);
-  });
-
   it('refuses a batch size that is not a positive integer', () => {
     expect(() => new ImportPlants(new InMemoryPlantRepository(), new FixedClock(), 0)).toThrow(RangeError);
   });

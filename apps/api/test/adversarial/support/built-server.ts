@@ -1,9 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../support/processes.js';
 import { exchange } from './raw-exchange.js';
 
 /** The checkout this test file belongs to (apps/api/test/adversarial/support → repository root). */
@@ -21,19 +21,6 @@ export function tempDatabaseDir(label: string): { dir: string; path: string; url
   const dir = mkdtempSync(join(tmpdir(), `plantstore-adv-${label}-`));
   const path = join(dir, 'plantstore.sqlite');
   return { dir, path, url: `sqlite:${path}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 export interface BuiltServer {

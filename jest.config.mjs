@@ -12,7 +12,7 @@ const workspace = {
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/scripts'],
   testMatch: ['**/test/**/*.test.ts', '**/test/**/*.e2e-spec.ts'],
   moduleNameMapper: {
     ...Object.fromEntries(

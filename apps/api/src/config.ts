@@ -41,7 +41,7 @@ export function loadConfig(env: Env): AppConfig {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     redisUrl: redisUrl(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
-    // At most the 5 s revocation bound of DESIGN §3.
+    // At most the 5 s revocation bound of docs/tokens.md#revocation.
     tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, 5_000),
     tls: tlsFiles(env),
   };

@@ -13,7 +13,7 @@ import { databaseConfigFrom, openStore } from './open-store.js';
 const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]));
 
 // This file runs as apps/cli/dist/main.js: the repository root is three levels up, wherever
-// the operator stands (DESIGN §6: the default database belongs to the checkout, not to the cwd).
+// the operator stands (docs/operations.md#configuration: the default database belongs to the checkout, not to the cwd).
 const DEFAULT_SQLITE_PATH = fileURLToPath(new URL('../../../data/plantstore.sqlite', import.meta.url));
 
 const { ok: EXIT_OK, failed: EXIT_FAILED, usage: EXIT_USAGE } = ExitCode;

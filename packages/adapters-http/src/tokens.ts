@@ -12,7 +12,7 @@ export interface ReadinessProbe {
 }
 
 export interface HttpOptions {
-  /** Largest accepted request body, in bytes (DESIGN §2: 64 KiB by default). */
+  /** Largest accepted request body, in bytes (docs/http-api.md#limits: 64 KiB by default). */
   readonly bodyLimitBytes: number;
   /** Requests per token per minute on POST /plants; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;

@@ -57,7 +57,7 @@ export function createDataSource(config: DatabaseConfig): DataSource {
   });
 }
 
-/** Opens the store and applies pending migrations (DESIGN §4: schema changes at start-up). */
+/** Opens the store and applies pending migrations (docs/storage.md#migrations: schema changes at start-up). */
 export async function openDataSource(config: DatabaseConfig): Promise<DataSource> {
   const dataSource = createDataSource(config);
   await dataSource.initialize();

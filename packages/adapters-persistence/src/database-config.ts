@@ -1,4 +1,4 @@
-/** Where the data lives, decided once from DATABASE_URL (DESIGN §6). */
+/** Where the data lives, decided once from DATABASE_URL (docs/operations.md#configuration). */
 export type DatabaseConfig =
   | { readonly engine: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
   | {

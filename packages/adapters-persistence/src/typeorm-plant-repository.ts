@@ -33,7 +33,7 @@ interface NewRow {
  *
  * One statement per batch also means no explicit transaction: nothing is awaited inside a
  * transaction, so better-sqlite3's single shared connection cannot interleave statements of
- * different requests (DESIGN §4). `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` is
+ * different requests (docs/storage.md#one-writer). `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` is
  * atomic on both engines; rows it skipped already exist and are read back for comparison.
  */
 export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { sqliteEngine, type TestStore } from './engines.js';
 
-// DESIGN §4: a 200 means the plant is durably committed. On SQLite that is WAL with
+// docs/storage.md#durability: a 200 means the plant is durably committed. On SQLite that is WAL with
 // synchronous=FULL (2), which fsyncs the WAL on every commit; NORMAL (1) would not.
 describe('SQLite durability settings', () => {
   let store: TestStore;

@@ -2,7 +2,7 @@ import type { ApiToken, StoredApiToken } from './api-token.js';
 import type { Clock } from './clock.js';
 import type { TokenRepository } from './token-ports.js';
 
-/** Revocation reaches every instance within this bound (DESIGN §3). */
+/** Revocation reaches every instance within this bound (docs/tokens.md#revocation). */
 export const REVOCATION_BOUND_MS = 5_000;
 
 /**

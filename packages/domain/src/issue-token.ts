@@ -8,7 +8,12 @@ import type { TokenRepository, TokenSecrets } from './token-ports.js';
 export interface IssueTokenCommand {
   readonly name: string;
   readonly scopes?: readonly string[] | undefined;
-  readonly expiresAt?: Date | undefined;
+  /**
+   * The token's lifetime in milliseconds; absent for a token that never expires. A duration,
+   * not an instant: the expiry is counted from the same clock reading as `createdAt`, so the
+   * token lives exactly this long.
+   */
+  readonly expiresInMs?: number | undefined;
 }
 
 export interface IssuedToken {
@@ -16,6 +21,9 @@ export interface IssuedToken {
   /** Shown once to the operator; only its hash is stored. */
   readonly plaintext: string;
 }
+
+// Past year 9999 an ISO-8601 timestamp needs an expanded year, which neither engine sorts well.
+const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 export class IssueToken {
   static readonly MAX_NAME_CODE_POINTS = 100;
@@ -31,16 +39,14 @@ export class IssueToken {
     const nameProblems = textViolations('name', command.name, IssueToken.MAX_NAME_CODE_POINTS);
     if (nameProblems.length > 0) throw new InvalidTokenRequestError(nameProblems.map((p) => p.message).join('; '));
     const scopes = uniqueScopes(command.scopes);
-    if (command.expiresAt !== undefined && !(command.expiresAt > now)) {
-      throw new InvalidTokenRequestError('the expiry must be in the future');
-    }
+    const expiresAt = expiryOf(now, command.expiresInMs);
     const plaintext = this.secrets.generateToken();
     const token: ApiToken = {
       id: this.secrets.generateId(),
       name: command.name,
       scopes,
       createdAt: now,
-      expiresAt: command.expiresAt,
+      expiresAt,
       revokedAt: undefined,
     };
     await this.tokens.add({ ...token, hash: this.secrets.hash(plaintext) });
@@ -55,4 +61,14 @@ function uniqueScopes(requested: readonly string[] | undefined): Scope[] {
     throw new InvalidTokenRequestError(`unknown scope ${unknown.join(', ')} (known: plants:write, plants:read)`);
   }
   return [...new Set(requested as Scope[])];
+}
+
+function expiryOf(now: Date, lifetimeMs: number | undefined): Date | undefined {
+  if (lifetimeMs === undefined) return undefined;
+  if (!Number.isSafeInteger(lifetimeMs) || lifetimeMs <= 0) {
+    throw new InvalidTokenRequestError('the lifetime must be a positive whole number of milliseconds');
+  }
+  const expiresAt = now.getTime() + lifetimeMs;
+  if (expiresAt > LATEST_EXPIRY_MS) throw new InvalidTokenRequestError('the token would expire after the year 9999');
+  return new Date(expiresAt);
 }

@@ -1,7 +1,7 @@
 import type { FieldViolation } from './field-violation.js';
 
 /**
- * The JSON-type rules of a NewPlant (DESIGN §3): which fields must be present and of which
+ * The JSON-type rules of a NewPlant (docs/http-api.md#newplant-rules): which fields must be present and of which
  * type. Every adapter that reads a NewPlant reports them with these exact messages, so the
  * HTTP API and the CLI import say the same thing about the same input.
  */

@@ -37,21 +37,21 @@ describe('AuthenticateToken', () => {
   describe('expiry', () => {
     it('accepts a token one millisecond before it expires', async () => {
       const { issue, authenticate, clock } = tokenFixture();
-      const { plaintext } = await issue.execute({ name: 'ci', expiresAt: clock.after(HOUR) });
+      const { plaintext } = await issue.execute({ name: 'ci', expiresInMs: HOUR });
       clock.advance(HOUR - 1);
       expect((await authenticate.execute(plaintext)).ok).toBe(true);
     });
 
     it('calls a token expired at the exact moment of its expiry', async () => {
       const { issue, authenticate, clock } = tokenFixture();
-      const { plaintext } = await issue.execute({ name: 'ci', expiresAt: clock.after(HOUR) });
+      const { plaintext } = await issue.execute({ name: 'ci', expiresInMs: HOUR });
       clock.advance(HOUR);
       await expect(authenticate.execute(plaintext)).resolves.toEqual({ ok: false, reason: 'expired' });
     });
 
     it('calls a token expired long after its expiry', async () => {
       const { issue, authenticate, clock } = tokenFixture();
-      const { plaintext } = await issue.execute({ name: 'ci', expiresAt: clock.after(HOUR) });
+      const { plaintext } = await issue.execute({ name: 'ci', expiresInMs: HOUR });
       clock.advance(365 * 24 * HOUR);
       await expect(authenticate.execute(plaintext)).resolves.toEqual({ ok: false, reason: 'expired' });
     });
@@ -67,7 +67,7 @@ describe('AuthenticateToken', () => {
 
     it('says revoked, not expired, for a token that is both', async () => {
       const { issue, authenticate, revoke, clock } = tokenFixture();
-      const { plaintext, token } = await issue.execute({ name: 'ci', expiresAt: clock.after(HOUR) });
+      const { plaintext, token } = await issue.execute({ name: 'ci', expiresInMs: HOUR });
       await revoke.execute(token.id);
       clock.advance(2 * HOUR);
       await expect(authenticate.execute(plaintext)).resolves.toEqual({ ok: false, reason: 'revoked' });

@@ -1,7 +1,9 @@
-import { InvalidTokenRequestError, hasTokenShape } from '@plantstore/domain';
+import { InvalidTokenRequestError, IssueToken, hasTokenShape } from '@plantstore/domain';
+import { FixedClock } from './fakes/fixed-clock.js';
 import { tokenFixture } from './fakes/token-fixture.js';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe('IssueToken', () => {
   it('gives a token without scopes plants:write, and an empty scope list the same', async () => {
@@ -25,13 +27,32 @@ describe('IssueToken', () => {
     expect(tokens.rawRows()).toEqual([]);
   });
 
-  it('refuses an expiry in the past or exactly now, and keeps one in the future', async () => {
-    const { issue, clock, tokens } = tokenFixture();
-    await expect(issue.execute({ name: 'x', expiresAt: clock.after(-1) })).rejects.toThrow(/expiry must be in the future/);
-    await expect(issue.execute({ name: 'x', expiresAt: clock.now() })).rejects.toBeInstanceOf(InvalidTokenRequestError);
+  it('refuses a lifetime that is not a positive whole number of milliseconds, and stores nothing', async () => {
+    const { issue, tokens } = tokenFixture();
+    for (const expiresInMs of [-1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(issue.execute({ name: 'x', expiresInMs })).rejects.toThrow(/lifetime must be a positive whole number/);
+    }
+    await expect(issue.execute({ name: 'x', expiresInMs: 0 })).rejects.toBeInstanceOf(InvalidTokenRequestError);
     expect(tokens.rawRows()).toEqual([]);
-    const issued = await issue.execute({ name: 'x', expiresAt: clock.after(HOUR) });
-    expect(issued.token.expiresAt).toEqual(clock.after(HOUR));
+  });
+
+  it('counts the lifetime from the same instant as the creation, even when the clock moves meanwhile', async () => {
+    const { tokens, secrets } = tokenFixture();
+    // A clock that moves one millisecond at every reading: two readings would make the lifetime 1 ms short.
+    const ticking = new FixedClock('2025-06-01T12:00:00.000Z');
+    const readings = { now: () => ticking.advance(1) };
+    const issue = new IssueToken(tokens, secrets, readings);
+    for (const lifetime of [1, HOUR, 30 * DAY]) {
+      const { token } = await issue.execute({ name: 'x', expiresInMs: lifetime });
+      expect(token.expiresAt!.getTime() - token.createdAt.getTime()).toBe(lifetime);
+    }
+  });
+
+  it('refuses a lifetime that would end after the year 9999', async () => {
+    const { issue, clock } = tokenFixture();
+    const untilEndOf9999 = Date.UTC(9999, 11, 31, 23, 59, 59) - clock.now().getTime();
+    expect((await issue.execute({ name: 'x', expiresInMs: untilEndOf9999 })).token.expiresAt).toEqual(new Date(Date.UTC(9999, 11, 31, 23, 59, 59)));
+    await expect(issue.execute({ name: 'x', expiresInMs: untilEndOf9999 + 1 })).rejects.toThrow(/after the year 9999/);
   });
 
   it('refuses an invalid token name with the text rules (at most 100 code points)', async () => {

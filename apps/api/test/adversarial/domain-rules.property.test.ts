@@ -4,7 +4,7 @@ import { boundaryInteger, hostileText, idLiteral, renderScaled, scaledShape } fr
 import { idProblem, INT64_MAX, INT64_MIN, integerOfLiteral, NAME_MAX, RANGE_MESSAGE, TAG_MAX, textProblems } from './support/oracle.js';
 
 /**
- * The domain's content rules (DESIGN §2, NewPlant) against the independent oracle in
+ * The domain's content rules (docs/http-api.md#newplant-rules) against the independent oracle in
  * support/oracle.ts, on random input built to sit on every boundary.
  */
 const TEXT_RUNS = 1_000;

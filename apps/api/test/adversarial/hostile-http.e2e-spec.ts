@@ -4,7 +4,7 @@ import { expectErrorContract } from './support/contract.js';
 import { exchange, postBytes, type Exchange, type Step } from './support/raw-exchange.js';
 
 /**
- * Hostile clients against the running app (DESIGN §2, README "Configuration"): each attack
+ * Hostile clients against the running app (docs/http-api.md, docs/operations.md): each attack
  * gets a 4xx Error body or a closed connection within a bounded time, and a normal create
  * still works right after it.
  */

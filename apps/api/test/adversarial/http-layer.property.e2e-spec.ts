@@ -20,7 +20,7 @@ type Prediction = { status: number; error?: number; message?: string } | 'unpred
 
 interface Auth {
   readonly header: string | undefined;
-  /** What DESIGN §2/§3 say must happen, when they say it unambiguously. */
+  /** What docs/http-api.md and docs/tokens.md say must happen, when they say it unambiguously. */
   readonly expect: 'authenticated' | 40101 | 40102 | 40301 | 'unpredicted';
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { repositoryRoot } from './support/built-server.js';
@@ -7,11 +7,13 @@ import { expectedOutcome, parseStrictJson, type ExpectedPlant } from './support/
 import { exchange, postBytes, type Exchange } from './support/raw-exchange.js';
 
 /**
- * The parsing cases of the public JSONTestSuite (github.com/nst/JSONTestSuite, MIT), each
- * sent as a POST /plants body with a valid token: n_ must be refused, y_ are valid JSON
- * (400 unless a valid NewPlant), i_ are implementation-defined (never a 5xx or a hang).
+ * The parsing cases of JSONTestSuite (MIT; kept in test/fixtures/json-test-suite, see its
+ * SOURCE.md), each sent as a POST /plants body with a valid token: n_ must be refused, y_ are
+ * valid JSON (400 unless a valid NewPlant), i_ are implementation-defined (never a 5xx or a hang).
  */
-const CORPUS = resolve(repositoryRoot, '../shared/corpora/json-test-suite');
+const CORPUS = resolve(repositoryRoot, 'apps/api/test/fixtures/json-test-suite');
+/** Every file of the upstream test_parsing folder: a lost file must fail the suite, not shrink it. */
+const CORPUS_FILES = 318;
 const BODY_LIMIT = 65_536;
 
 interface Case {
@@ -21,13 +23,12 @@ interface Case {
 }
 
 function loadCorpus(): Case[] {
-  if (!existsSync(CORPUS)) {
-    throw new Error(`the JSONTestSuite corpus is missing: expected it at ${CORPUS} (<repository>/../shared/corpora/json-test-suite)`);
-  }
-  return readdirSync(CORPUS)
+  const cases = readdirSync(CORPUS)
     .filter((file) => /^[nyi]_.*\.json$/.test(file))
     .sort()
     .map((file) => ({ file, kind: file[0] as Case['kind'], body: readFileSync(join(CORPUS, file)) }));
+  if (cases.length !== CORPUS_FILES) throw new Error(`expected ${CORPUS_FILES} corpus files in ${CORPUS}, found ${cases.length}`);
+  return cases;
 }
 
 describe('the JSONTestSuite corpus as POST /plants bodies', () => {

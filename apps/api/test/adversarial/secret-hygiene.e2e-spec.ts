@@ -5,7 +5,7 @@ import { errorContractProblems } from './support/contract.js';
 import { exchange, postBytes, type Step, type WireResponse } from './support/raw-exchange.js';
 
 /**
- * DESIGN §3: "Tokens and Authorization headers never appear in logs or error messages."
+ * docs/tokens.md: "Tokens and Authorization headers never appear in logs or error messages."
  * The built server runs with LOG_LEVEL=trace while every auth failure and error path is
  * exercised with real tokens in every place a client might put them; then its whole
  * stdout+stderr and every response body are searched for any token, token hash or

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { parseOptions, UsageError, usageHint } from '../command.js';
 import { printLines } from '../output.js';
 
-// The verification cache bound of the server (DESIGN §3); stated here so operators know when it bites.
+// The verification cache bound of the server (docs/tokens.md#revocation); stated here so operators know when it bites.
 const REVOCATION_BOUND_SECONDS = 5;
 
 export const tokenRevoke: Command = {

@@ -19,7 +19,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
 
   /**
    * passport-http-bearer also reads `access_token` from the body and the query string.
-   * DESIGN §3 accepts the Authorization header only, so the strategy sees nothing else.
+   * docs/tokens.md accepts the Authorization header only, so the strategy sees nothing else.
    */
   override authenticate(request: { headers: Record<string, unknown> }, options?: object): void {
     const headerOnly = { headers: { authorization: request.headers['authorization'] } };

@@ -12,7 +12,7 @@ const UNPARSABLE_CONTENT_TYPE = 'application/x-unparsable-content-type';
  *
  * Fastify also answers 415 on its own, before any guard, when the Content-Type is not even
  * a media type (`json`, `""`): such a value is swapped for a placeholder first, so the
- * order of checks of DESIGN §2 (401 before 415) holds for it as well.
+ * order of checks in docs/http-api.md (401 before 415) holds for it as well.
  */
 export function deferBodyParsing(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();

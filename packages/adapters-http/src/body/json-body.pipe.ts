@@ -7,7 +7,7 @@ import { isJsonContentType } from './media-type.js';
 import { parseJsonObject, type JsonObject } from './parse-json.js';
 import { readBody } from './read-body.js';
 
-/** Request → JSON object, in DESIGN §2 order: media type, size, syntax, object. */
+/** Request → JSON object, in the order of docs/http-api.md#order-of-checks: media type, size, syntax, object. */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonObject>> {
   constructor(@Inject(HTTP_OPTIONS) private readonly options: HttpOptions) {}

@@ -1,4 +1,4 @@
-/** The catalogue of DESIGN §2: stable codes whose first three digits are the HTTP status. */
+/** The catalogue of docs/errors.md: stable codes whose first three digits are the HTTP status. */
 export const ErrorCode = {
   MalformedRequest: 40000,
   InvalidJson: 40001,

@@ -30,7 +30,7 @@ const INTERNAL: ErrorBody = {
   message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.',
 };
 
-/** The one table that turns any thrown value into the Error body of DESIGN §2. */
+/** The one table that turns any thrown value into the Error body of docs/errors.md. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiError) {
     return respond(exception.code, exception.message, exception.headers);

@@ -14,7 +14,7 @@ export interface ServerOptions {
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
 
-/** Fastify with the transport-level behaviour of DESIGN §2 (errors the router never sees). */
+/** Fastify with the transport-level behaviour of docs/http-api.md (errors the router never sees). */
 export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
   const adapter = new FastifyAdapter({
     ...(timeouts.tls ? { https: { cert: timeouts.tls.cert, key: timeouts.tls.key } } : {}),

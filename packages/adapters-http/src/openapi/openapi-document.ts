@@ -33,7 +33,7 @@ const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retry
 // Any route answers 503 once the server has begun shutting down.
 const draining = errorResponse('The server is shutting down (50301).', retryAfter);
 
-/** The contract of DESIGN §2 as OpenAPI 3.1, kept by hand so it states exactly what the code does. */
+/** The contract of docs/http-api.md and docs/errors.md as OpenAPI 3.1, kept by hand so it states exactly what the code does. */
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {

@@ -14,7 +14,7 @@ export class PlantsController {
     private readonly metrics: PlantStoreMetrics,
   ) {}
 
-  /** 200 for a new plant and for an identical retry alike (DESIGN §2). */
+  /** 200 for a new plant and for an identical retry alike (docs/http-api.md#duplicate-ids). */
   @Post()
   @HttpCode(200)
   @RequireScope('plants:write')

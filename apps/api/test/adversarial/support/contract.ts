@@ -3,7 +3,7 @@ import type { WireResponse } from './raw-exchange.js';
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
- * What is wrong with a non-2xx response against DESIGN §2 "Errors": JSON content type, a
+ * What is wrong with a non-2xx response against docs/errors.md: JSON content type, a
  * body of exactly `{error: int, message: string}`, and `error` whose first three digits are
  * the status. Empty when the response keeps the contract.
  */

@@ -1,5 +1,5 @@
 /**
- * An independent statement of DESIGN §2's body rules, written from the contract rather than
+ * An independent statement of the body rules of docs/http-api.md#newplant-rules, written from the contract rather than
  * from the code under test: a strict RFC 8259 parser of its own (numbers kept as literal
  * text), code points via Array.from, Unicode White_Space as an explicit list, int64 by BigInt.
  */
@@ -37,7 +37,7 @@ export function hasLoneSurrogate(text: string): boolean {
   return false;
 }
 
-/** The problems DESIGN §2 names for a `name`/`tag` string, phrased as the README's examples. */
+/** The problems docs/http-api.md#newplant-rules names for a `name`/`tag` string, phrased as the README's examples. */
 export function textProblems(field: string, text: string, max: number): string[] {
   const codePoints = Array.from(text).map((c) => c.codePointAt(0)!);
   const problems: string[] = [];
@@ -252,7 +252,7 @@ function canonical(value: JsonValue): string {
 }
 
 // ---------------------------------------------------------------------------------------
-// The outcome DESIGN §2 prescribes for a body sent with a valid token and a JSON Content-Type.
+// The outcome docs/http-api.md prescribes for a body sent with a valid token and a JSON Content-Type.
 
 export interface ExpectedPlant {
   readonly id: bigint;

@@ -13,6 +13,8 @@ export interface AppConfig {
   readonly rateLimitPerMinute: number;
   readonly authFailuresPerMinute: number;
   readonly redisUrl: string | undefined;
+  /** Deadline of one Redis call; past it the limits fail open. */
+  readonly redisTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly tokenCacheTtlMs: number;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
@@ -40,6 +42,7 @@ export function loadConfig(env: Env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     redisUrl: redisUrl(env),
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 50, 1, 10_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
     // At most the 5 s revocation bound of docs/tokens.md#revocation.
     tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, 5_000),

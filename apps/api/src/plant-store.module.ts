@@ -6,6 +6,9 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
 import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
 
+/** While Redis fails, one request per second tries it again; the others skip it. */
+const REDIS_RETRY_INTERVAL_MS = 1_000;
+
 /** Closes the database (and Redis) after the HTTP server has stopped and in-flight requests finished. */
 class ConnectionCloser implements OnApplicationShutdown {
   constructor(
@@ -31,12 +34,20 @@ export class PlantStoreModule {
         { provide: CLOCK, useValue: systemClock },
         {
           provide: REDIS,
-          // Shared rate-limit counters; commands fail fast while Redis is away (the limiter fails open).
+          // Shared rate-limit counters. Every call has a deadline (commandTimeout): a Redis that
+          // accepts connections but never answers must not hold requests; the limiter fails open.
+          // Commands fail at once while the connection is down (no offline queue).
           // ioredis is loaded only when configured: ~1 MB of heap the default set-up never uses.
           useFactory: async () => {
             if (config.redisUrl === undefined) return undefined;
             const { Redis } = await import('ioredis');
-            return new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+            return new Redis(config.redisUrl, {
+              commandTimeout: config.redisTimeoutMs,
+              connectTimeout: Math.max(1_000, config.redisTimeoutMs),
+              maxRetriesPerRequest: 0,
+              enableOfflineQueue: false,
+              lazyConnect: false,
+            });
           },
         },
         {
@@ -71,7 +82,7 @@ export class PlantStoreModule {
             bodyLimitBytes: config.bodyLimitBytes,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
-            limiterStorage: redis === undefined ? undefined : new RedisLimiterStorage(redis),
+            limiterStorage: redis === undefined ? undefined : new RedisLimiterStorage(redis, { retryIntervalMs: REDIS_RETRY_INTERVAL_MS }),
           }),
           inject: [REDIS],
         },

@@ -9,7 +9,7 @@ import { JsonBodyPipe } from './body/json-body.pipe.js';
 import { HealthController } from './health/health.controller.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { FailedAuthLimiter } from './limits/failed-auth-limiter.js';
-import { InMemoryLimiterStorage, LIMITER_STORAGE } from './limits/limiter-storage.js';
+import { InMemoryLimiterStorage, LIMITER_STORAGE, type LimiterStorage } from './limits/limiter-storage.js';
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
@@ -46,7 +46,15 @@ export class PlantStoreHttpModule {
         NewPlantPipe,
         FailedAuthLimiter,
         Lifecycle,
-        { provide: PlantStoreMetrics, useFactory: () => new PlantStoreMetrics() },
+        {
+          provide: PlantStoreMetrics,
+          useFactory: (limiterStorage: LimiterStorage) => {
+            const metrics = new PlantStoreMetrics();
+            metrics.watchLimiterStorage(limiterStorage);
+            return metrics;
+          },
+          inject: [LIMITER_STORAGE],
+        },
         { provide: PINO_LOGGER, useFactory: () => createPinoLogger(options.logLevel, options.logDestination) },
         {
           provide: LIMITER_STORAGE,

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LimiterStorage } from '../limits/limiter-storage.js';
 
 export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' | 'insufficient_scope' | 'throttled';
 
@@ -42,6 +43,29 @@ export class PlantStoreMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** For counters kept in Redis: whether it answers, and how often it did not (read at scrape time). */
+  watchLimiterStorage(storage: LimiterStorage): void {
+    const { status } = storage;
+    if (status === undefined) return;
+    new Gauge({
+      name: 'plantstore_rate_limit_store_up',
+      help: 'Whether the shared rate-limit counters (Redis) answer: 1 limiting, 0 failing open.',
+      registers: [this.registry],
+      collect() {
+        this.set(storage.status?.available ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'plantstore_rate_limit_store_failures_total',
+      help: 'Calls to the shared rate-limit counters (Redis) that failed or missed their deadline.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(storage.status?.failures ?? 0);
+      },
+    });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -1,29 +1,67 @@
-import { STATUS_CODES } from 'node:http';
+import { once } from 'node:events';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode, statusOf, type ErrorBody } from '../errors/error-codes.js';
 
 /**
  * Requests the HTTP parser rejects never reach Fastify or Nest; they still get the Error
  * body (40000 malformed, 40801 too slow, 43101 headers too large), then the socket closes.
+ *
+ * The requests that arrived on the same connection before the bad bytes were accepted and
+ * are being served (a create may be waiting for its commit): their responses go out first, in
+ * order, and only then the 400 and the close. Answering at once would drop a 200 for a plant
+ * that was stored, and tell the client "malformed" about a create that succeeded.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const body: ErrorBody =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? { error: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' }
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? { error: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' }
-        : { error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed.' };
+  void afterPendingResponses(socket).then(() => {
+    // A response that ended the connection (the client asked for close) leaves nothing to answer.
+    if (socket.writable) socket.end(rawErrorResponse(bodyFor(error)));
+    else socket.destroy();
+  });
+}
+
+/**
+ * The response Node has attached to the socket (the oldest request not yet answered), when its
+ * request arrived whole. A request still incomplete is the one the error is about (a broken
+ * body, a request timeout): it will never complete, so it is not waited for.
+ */
+function pendingResponse(socket: Socket): ServerResponse | undefined {
+  const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return response && !response.writableFinished && response.req.complete ? response : undefined;
+}
+
+/**
+ * Waits until every response queued on the socket has been written. Node attaches the next
+ * queued response to the socket when the previous one finishes, so this waits for them one by
+ * one; it gives up when the socket closes (a shutdown cutting connections, a client leaving).
+ */
+async function afterPendingResponses(socket: Socket): Promise<void> {
+  for (let response = pendingResponse(socket); response !== undefined; response = pendingResponse(socket)) {
+    const closed = once(socket, 'close').then(() => 'closed' as const);
+    if ((await Promise.race([once(response, 'finish').then(() => 'finished' as const), closed])) === 'closed') return;
+    // Node's own 'finish' listener attaches the next queued response; let it run first.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function bodyFor(error: Error & { code?: string }): ErrorBody {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { error: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { error: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' };
+  return { error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed.' };
+}
+
+function rawErrorResponse(body: ErrorBody): string {
   const status = statusOf(body.error);
   const json = JSON.stringify(body);
-  socket.end(
+  return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      json,
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    json
   );
 }

@@ -78,6 +78,48 @@ describe('graceful shutdown of the built server', () => {
   });
 });
 
+describe('a keep-alive request in flight at SIGTERM', () => {
+  it('is answered with Connection: close, so the process exits at once instead of waiting for the connection to go idle', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-shutdown-'));
+    let server: ServerProcess | undefined;
+    try {
+      const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
+      const created = await runCli(['token', 'create', '--name', 'keep-alive', '--json'], { DATABASE_URL: databaseUrl });
+      const { token } = JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { token: string };
+      // Long keep-alive and shutdown timeouts: only Connection: close can make the exit quick.
+      server = await startServerProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '20000', KEEP_ALIVE_TIMEOUT_MS: '20000' });
+      const { port } = new URL(server.url);
+      const body = '{"id": 778, "name": "kept alive"}';
+      const client = connect(Number(port), '127.0.0.1');
+      await once(client, 'connect');
+      let text = '';
+      client.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      const closed = once(client, 'close');
+      client.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      await new Promise((wait) => setTimeout(wait, 200));
+      const exited = once(server.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      server.child.kill('SIGTERM');
+      await new Promise((wait) => setTimeout(wait, 300));
+      client.write(body.slice(10));
+      const answeredAt = await new Promise<number>((resolve) => {
+        const check = () => (text.includes('{"name":"kept alive"}') ? resolve(performance.now()) : setTimeout(check, 10));
+        check();
+      });
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n');
+      await closed;
+      const [code, signal] = await exited;
+      const exitDelayMs = performance.now() - answeredAt;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      // Before, the idle keep-alive connection held the exit until the shutdown timeout (20 s here).
+      expect(exitDelayMs).toBeLessThan(5_000);
+    } finally {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('while draining', () => {
   it('answers every new request, readiness included, with 503/50301 and Connection: close', async () => {
     const t = await startTestApp();

@@ -9,7 +9,8 @@ import { REQUEST_ID_HEADER } from './request-id.js';
 const SHUTTING_DOWN = new ApiError(ErrorCode.Unavailable, 'The server is shutting down; retry on another instance.');
 
 /**
- * Per request: echo the request id, refuse new work while draining, and on completion write
+ * Per request: echo the request id, refuse new work while draining (and close connections
+ * after the work in flight), and on completion write
  * one JSON log line (method, route, path, status, latency, request id) and the duration
  * metric. Headers and the query string are never logged: the query could carry a token.
  */
@@ -21,6 +22,12 @@ export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger
       .status(503)
       .headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close' })
       .send(JSON.stringify({ error: SHUTTING_DOWN.code, message: SHUTTING_DOWN.message }));
+  });
+  // While draining, every response closes its connection: an idle keep-alive connection would
+  // otherwise hold the exit until it expires.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (lifecycle.isDraining) void reply.header('connection', 'close');
+    done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -9,6 +9,8 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxRequestsInFlight: number;
   readonly logLevel: LogLevel;
   readonly rateLimitPerMinute: number;
   readonly authFailuresPerMinute: number;
@@ -38,6 +40,8 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 2, 16 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 4_096, 1, 1_000_000),
+    maxRequestsInFlight: integer(env, 'MAX_REQUESTS_IN_FLIGHT', 256, 1, 1_000_000),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),

@@ -11,6 +11,7 @@ export async function createApp(config: AppConfig, options: { logDestination?: D
   const adapter = createFastifyAdapter({
     requestTimeoutMs: config.requestTimeoutMs,
     keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    maxConnections: config.maxConnections,
     tls: config.tls && { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
   });
   // Logs are buffered until the pino logger is in place, so even start-up lines are JSON.

@@ -80,6 +80,7 @@ export class PlantStoreModule {
           provide: HTTP_OPTIONS,
           useFactory: (redis: Redis | undefined): HttpOptions => ({
             bodyLimitBytes: config.bodyLimitBytes,
+            maxRequestsInFlight: config.maxRequestsInFlight,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
             limiterStorage: redis === undefined ? undefined : new RedisLimiterStorage(redis, { retryIntervalMs: REDIS_RETRY_INTERVAL_MS }),

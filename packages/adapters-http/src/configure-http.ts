@@ -6,6 +6,8 @@ import { Lifecycle } from './health/lifecycle.js';
 import { PINO_LOGGER, PinoLoggerService, type PinoLogger } from './observability/pino-logger.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { installRequestHooks } from './observability/request-hooks.js';
+import { installLoadShedding } from './http/load-shedding.js';
+import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 
 /** HTTP behaviour that lives on the app rather than in a module; one place for main and tests. */
 export function configureHttp(app: NestFastifyApplication): void {
@@ -16,6 +18,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   app.useLogger(new PinoLoggerService(logger));
   deferBodyParsing(fastify);
   installRequestHooks(fastify, logger, metrics, app.get(Lifecycle));
+  installLoadShedding(fastify, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics);
   app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
   app.useSecurityHeaders({
     // A JSON API and one docs page served from here: nothing from elsewhere, no framing.

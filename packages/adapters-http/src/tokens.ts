@@ -16,6 +16,8 @@ export interface HttpOptions {
   readonly bodyLimitBytes: number;
   /** Requests per token per minute on POST /plants; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
+  /** Requests in progress at once (health probes aside); past it, 503 at once. */
+  readonly maxRequestsInFlight: number;
   /** Failed authentications per client address per minute before it gets 429s. */
   readonly authFailuresPerMinute: number;
   /** Counter storage for the limits; in memory when absent (one instance only). */

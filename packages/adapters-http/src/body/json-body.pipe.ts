@@ -5,6 +5,7 @@ import { ErrorCode } from '../errors/error-codes.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
 import { isJsonContentType } from './media-type.js';
 import { parseJsonObject, type JsonObject } from './parse-json.js';
+import { LARGE_BODY_BYTES, parseTurn } from './parse-turns.js';
 import { readBody } from './read-body.js';
 
 /** Request → JSON object, in the order of docs/http-api.md#order-of-checks: media type, size, syntax, object. */
@@ -20,7 +21,9 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
     if (!isJsonContentType(request.headers['content-type'])) {
       throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
     }
-    return parseJsonObject(await readBody(request.raw, this.options.bodyLimitBytes));
+    const body = await readBody(request.raw, this.options.bodyLimitBytes);
+    if (body.length >= LARGE_BODY_BYTES) await parseTurn();
+    return parseJsonObject(body);
   }
 }
 

@@ -8,11 +8,13 @@ export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
+  /** Open connections at once; Node refuses (closes) any beyond. */
+  readonly maxConnections: number;
   /** PEM certificate and key: serve HTTPS instead of HTTP. */
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer } | undefined;
 }
 
-export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096 };
 
 /** Fastify with the transport-level behaviour of docs/http-api.md (errors the router never sees). */
 export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
@@ -45,6 +47,8 @@ export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OP
     },
   });
   const fastify = adapter.getInstance();
+  // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
+  fastify.server.maxConnections = timeouts.maxConnections;
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();

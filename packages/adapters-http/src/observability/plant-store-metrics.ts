@@ -35,6 +35,12 @@ export class PlantStoreMetrics {
     registers: [this.registry],
   });
 
+  private readonly shedRequests = new Counter({
+    name: 'plantstore_requests_shed_total',
+    help: 'Requests refused at once (503) because the server already had MAX_REQUESTS_IN_FLIGHT in progress.',
+    registers: [this.registry],
+  });
+
   private readonly internalErrors = new Counter({
     name: 'plantstore_internal_errors_total',
     help: 'Requests that failed unexpectedly (500).',
@@ -82,6 +88,10 @@ export class PlantStoreMetrics {
 
   databaseUnavailable(): void {
     this.databaseErrors.inc();
+  }
+
+  requestShed(): void {
+    this.shedRequests.inc();
   }
 
   internalError(): void {

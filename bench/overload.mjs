@@ -1,0 +1,216 @@
+// `pnpm bench:overload` (run after `pnpm build`): the overload scenario against the built
+// server. N connections (3,000 by default) each send a valid POST /plants whose 64 KiB body is
+// complete but for its last byte; then all send that byte together. Meanwhile /healthz is
+// probed every 20 ms on fresh connections and the server's RSS is sampled. Optionally SIGTERM
+// is sent right after the last bytes, to measure the time to exit.
+//
+// Prints a summary; with --json, one JSON line (used by the e2e test that asserts the
+// behaviour). Targets 127.0.0.1 only; bounded in count and time; cleans up after itself.
+//
+//   node bench/overload.mjs [--connections 3000] [--sigterm] [--json]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '3000' },
+    'body-bytes': { type: 'string', default: '65536' },
+    'shutdown-timeout-ms': { type: 'string', default: '10000' },
+    sigterm: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+const CONNECTIONS = Number(values.connections);
+const BODY_BYTES = Number(values['body-bytes']);
+const SHUTDOWN_TIMEOUT_MS = Number(values['shutdown-timeout-ms']);
+const HARD_LIMIT_MS = 120_000;
+
+const dir = mkdtempSync(join(os.tmpdir(), 'plantstore-overload-'));
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`, LOG_LEVEL: 'warn' };
+let server;
+const hardLimit = setTimeout(() => finish(new Error(`overload bench exceeded ${HARD_LIMIT_MS} ms`)), HARD_LIMIT_MS);
+
+function cli(args) {
+  const run = spawnSync(process.execPath, [join(ROOT, 'apps/cli/dist/main.js'), ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`plantstore ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+    probe.once('error', fail);
+  });
+}
+
+/** One GET on a fresh connection; resolves with [status, ms]. */
+function probe(port, path) {
+  return new Promise((done) => {
+    const started = performance.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.setTimeout(30_000, () => socket.destroy());
+    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => done([Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), performance.now() - started]));
+  });
+}
+
+function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+function bodyFor(id) {
+  const head = `{"id": ${id}, "name": "overload ${id}", "pad": "`;
+  return head + 'x'.repeat(BODY_BYTES - head.length - 2) + '"}';
+}
+
+/** Opens one connection and sends everything but the body's last byte; `release()` sends it. */
+function heldRequest(port, token, id) {
+  const body = bodyFor(id);
+  const result = { id, status: 0, code: 0, ending: 'pending' };
+  let text = '';
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', (error) => (result.ending = error.code ?? 'error'));
+  socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+  const closed = new Promise((done) =>
+    socket.on('close', () => {
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      result.status = match ? Number(match[1]) : 0;
+      result.code = Number(/"error":(\d+)/.exec(text)?.[1] ?? 0);
+      result.retryAfter = /\r\nretry-after: /i.test(text);
+      if (result.ending === 'pending') result.ending = 'closed';
+      done(result);
+    }),
+  );
+  const written = new Promise((done) => {
+    socket.on('connect', () => {
+      const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      socket.write(head + body.slice(0, -1), () => done());
+    });
+    socket.on('close', () => done());
+  });
+  return { written, closed, release: () => socket.writable && socket.write(body.slice(-1)) };
+}
+
+async function main() {
+  const { token } = JSON.parse(cli(['token', 'create', '--name', 'overload', '--json']).trim().split('\n').at(-1));
+  const port = await freePort();
+  server = spawn(process.execPath, [join(ROOT, 'apps/api/dist/main.js')], {
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_MS), AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal, at: performance.now() })));
+  for (let i = 0; ; i++) {
+    if ((await probe(port, '/healthz'))[0] === 200) break;
+    if (i > 200) throw new Error('the server did not start');
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+  const baseline = rssMb(server.pid);
+
+  let sampling = true;
+  const health = [];
+  let peakRss = 0;
+  const sampler = (async () => {
+    while (sampling) {
+      const memory = rssMb(server.pid);
+      if (memory) peakRss = Math.max(peakRss, memory.rss);
+      const sentAt = performance.now();
+      const [status, ms] = await probe(port, '/healthz');
+      if (!sampling) break;
+      health.push({ status, ms, sentAt });
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+  })();
+
+  const requests = Array.from({ length: CONNECTIONS }, (_, i) => heldRequest(port, token, i + 1));
+  await Promise.all(requests.map((r) => r.written));
+  await new Promise((wait) => setTimeout(wait, 500));
+  const releasedAt = performance.now();
+  for (const r of requests) r.release();
+  let sigtermAt;
+  if (values.sigterm) {
+    sigtermAt = performance.now();
+    server.kill('SIGTERM');
+  }
+  const results = await Promise.all(requests.map((r) => r.closed));
+  const answeredMs = performance.now() - releasedAt;
+  await new Promise((wait) => setTimeout(wait, 200));
+  sampling = false;
+  await sampler;
+  const hwm = rssMb(server.pid)?.hwm;
+  if (!values.sigterm) {
+    sigtermAt = performance.now();
+    server.kill('SIGTERM');
+  }
+  const exit = await exited;
+  const rows = cli(['plants', 'export']).split('\n').filter(Boolean).map((line) => /"id":(-?\d+)/.exec(line)[1]);
+
+  const statuses = {};
+  for (const r of results) {
+    const key = r.status === 0 ? `no response (${r.ending})` : String(r.status);
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
+  const ok = results.filter((r) => r.status === 200).map((r) => String(r.id));
+  // Once SIGTERM is sent the probes are meant to fail (503, then refused): only those answered before count.
+  const beforeSigterm = health.filter((h) => h.sentAt + h.ms < sigtermAt);
+  const latencies = beforeSigterm.map((h) => h.ms).sort((a, b) => a - b);
+  const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return {
+    connections: CONNECTIONS,
+    bodyBytes: BODY_BYTES,
+    statuses,
+    shedWith50301AndRetryAfter: results.filter((r) => r.status === 503 && r.code === 50301 && r.retryAfter).length,
+    otherErrors: results.filter((r) => r.status !== 0 && r.status !== 200 && !(r.status === 503 && r.code === 50301)).map((r) => `${r.status}/${r.code}`),
+    okWithoutRow: ok.filter((id) => !rows.includes(id)).length,
+    rows: rows.length,
+    allAnsweredMs: Math.round(answeredMs),
+    health: { probes: beforeSigterm.length, failed: beforeSigterm.filter((h) => h.status !== 200).length, p50Ms: pick(0.5), p99Ms: pick(0.99), maxMs: latencies.at(-1) ?? NaN },
+    rssMb: { atRest: baseline?.rss, peakSampled: peakRss, peakVmHWM: hwm },
+    shutdown: { sigtermDuringLoad: values.sigterm, exitCode: exit.code, signal: exit.signal, msFromSigterm: Math.round(exit.at - sigtermAt), shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS },
+  };
+}
+
+let finished = false;
+function finish(error, summary) {
+  if (finished) return;
+  finished = true;
+  clearTimeout(hardLimit);
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+  if (error) {
+    console.error(`bench:overload failed: ${error.stack ?? error}`);
+    process.exit(1);
+  }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+  } else {
+    const f = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+    console.log(`overload: ${summary.connections} connections × ${summary.bodyBytes}-byte bodies released together`);
+    console.log(`  answers: ${Object.entries(summary.statuses).map(([k, v]) => `${k}×${v}`).join(', ')}; all answered in ${summary.allAnsweredMs} ms; rows ${summary.rows}, 200s without a row ${summary.okWithoutRow}`);
+    console.log(`  /healthz: ${summary.health.probes} probes, ${summary.health.failed} failed, p50 ${f(summary.health.p50Ms)} ms, p99 ${f(summary.health.p99Ms)} ms, max ${f(summary.health.maxMs)} ms (target ≤ 100 ms)`);
+    console.log(`  server RSS: ${f(summary.rssMb.atRest)} MB at rest, peak ${f(summary.rssMb.peakSampled)} MB sampled, VmHWM ${f(summary.rssMb.peakVmHWM)} MB (target < 250 MB)`);
+    console.log(`  SIGTERM${summary.shutdown.sigtermDuringLoad ? ' during the load' : ' after'}: exit ${summary.shutdown.exitCode} after ${summary.shutdown.msFromSigterm} ms (SHUTDOWN_TIMEOUT ${summary.shutdown.shutdownTimeoutMs} ms)`);
+  }
+  process.exit(0);
+}
+
+main().then(
+  (summary) => finish(undefined, summary),
+  (error) => finish(error),
+);

@@ -44,7 +44,7 @@ describe('GET /openapi.json: the served contract', () => {
     const create = document['paths']['/plants'].post;
     expect(create.security).toEqual([{ bearerAuth: [] }]);
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
-    expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '501', '503']);
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
     for (const [status, response] of Object.entries<any>(create.responses)) {
       if (status !== '200') expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });

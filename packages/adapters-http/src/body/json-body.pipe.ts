@@ -18,6 +18,15 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
     if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) {
       throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send exactly one Content-Type header: "Content-Type: application/json".');
     }
+    const transferCodings = codingsOf(request.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
+    if (transferCodings.length > 0) {
+      throw new ApiError(ErrorCode.TransferCodingNotImplemented, `Transfer-Encoding ${transferCodings.join(', ')} is not supported; send the body with chunked or a Content-Length.`);
+    }
+    // A compressed body read as plain JSON would be refused as invalid, or worse, guessed at (RFC 9110 §8.4).
+    const contentCodings = codingsOf(request.headers['content-encoding']).filter((coding) => coding !== 'identity');
+    if (contentCodings.length > 0) {
+      throw new ApiError(ErrorCode.UnsupportedMediaType, `Content-Encoding ${contentCodings.join(', ')} is not supported; send the JSON body uncompressed.`);
+    }
     if (!isJsonContentType(request.headers['content-type'])) {
       throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
     }
@@ -25,6 +34,11 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
     if (body.length >= LARGE_BODY_BYTES) await parseTurn();
     return parseJsonObject(body);
   }
+}
+
+function codingsOf(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  return values.flatMap((value) => value.split(',')).map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '');
 }
 
 function contentTypeHeaderCount(rawHeaders: readonly string[]): number {

@@ -16,6 +16,7 @@ export const ErrorCode = {
   RateLimited: 42901,
   HeadersTooLarge: 43101,
   Internal: 50001,
+  TransferCodingNotImplemented: 50101,
   Unavailable: 50301,
 } as const;
 

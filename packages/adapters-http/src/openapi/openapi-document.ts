@@ -14,10 +14,11 @@ const ERROR_TABLE = `| status | error | when |
 | 408 | ${ErrorCode.RequestTimeout} | the request took too long to arrive |
 | 409 | ${ErrorCode.PlantConflict} | the id exists with a different name or tag |
 | 413 | ${ErrorCode.PayloadTooLarge} | body larger than the limit (64 KiB by default) |
-| 415 | ${ErrorCode.UnsupportedMediaType} | Content-Type is not JSON |
+| 415 | ${ErrorCode.UnsupportedMediaType} | Content-Type is not JSON, or the body has a Content-Encoding (send it uncompressed) |
 | 429 | ${ErrorCode.RateLimited} | rate limit exceeded (\`Retry-After\`) |
 | 431 | ${ErrorCode.HeadersTooLarge} | request headers too large |
 | 500 | ${ErrorCode.Internal} | unexpected internal failure |
+| 501 | ${ErrorCode.TransferCodingNotImplemented} | a Transfer-Encoding other than chunked |
 | 503 | ${ErrorCode.Unavailable} | database unavailable or server shutting down (\`Retry-After\`) |`;
 
 const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
@@ -63,10 +64,11 @@ export const openApiDocument = {
           '408': errorResponse('The request took too long to arrive (40801).'),
           '409': errorResponse('The id exists with a different name or tag (40901).'),
           '413': errorResponse('Body larger than the limit (41301).'),
-          '415': errorResponse('Content-Type is not JSON (41501).'),
+          '415': errorResponse('Content-Type is not JSON, or the body is content-coded (41501).'),
           '429': errorResponse('Rate limit exceeded (42901).', retryAfter),
           '431': errorResponse('Request headers too large (43101).'),
           '500': errorResponse('Unexpected internal failure (50001).'),
+          '501': errorResponse('A Transfer-Encoding other than chunked (50101).'),
           '503': errorResponse('Database unavailable or shutting down (50301).', retryAfter),
         },
       },

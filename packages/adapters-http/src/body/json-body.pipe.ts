@@ -1,10 +1,11 @@
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
+import { readJsonObject, type JsonObject } from '@plantstore/json-reader';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
+import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
 import { isJsonContentType } from './media-type.js';
-import { parseJsonObject, type JsonObject } from './parse-json.js';
 import { readBody } from './read-body.js';
 
 /** Request → JSON object, in the order of docs/http-api.md#order-of-checks: media type, size, syntax, object. */
@@ -14,13 +15,12 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
 
   async transform(request: FastifyRequest): Promise<JsonObject> {
     // Node keeps the first of repeated Content-Type headers; a proxy may keep the last. Refuse the ambiguity.
-    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) {
-      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send exactly one Content-Type header: "Content-Type: application/json".');
-    }
-    if (!isJsonContentType(request.headers['content-type'])) {
-      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
-    }
-    return parseJsonObject(await readBody(request.raw, this.options.bodyLimitBytes));
+    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) throw new ApiError(Failures.repeatedContentType);
+    if (!isJsonContentType(request.headers['content-type'])) throw new ApiError(Failures.notJson);
+    const reading = readJsonObject(await readBody(request.raw, this.options.bodyLimitBytes), 'The request body');
+    if (reading.ok) return reading.object;
+    const code = reading.problem === 'not-an-object' ? ErrorCode.NotAnObject : ErrorCode.InvalidJson;
+    throw new ApiError({ code, message: reading.message });
   }
 }
 

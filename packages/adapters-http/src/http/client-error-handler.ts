@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ErrorCode, statusOf, type ErrorBody } from '../errors/error-codes.js';
+import { errorReply } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 
 /**
  * Requests the HTTP parser rejects never reach Fastify or Nest; they still get the Error
@@ -11,19 +12,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy();
     return;
   }
-  const body: ErrorBody =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? { error: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' }
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? { error: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' }
-        : { error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed.' };
-  const status = statusOf(body.error);
-  const json = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      json,
-  );
+  const failure =
+    error.code === 'HPE_HEADER_OVERFLOW' ? Failures.headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? Failures.requestTimeout : Failures.malformedRequest;
+  const { status, headers, payload } = errorReply(failure, { closeConnection: true });
+  const head = { 'content-type': headers['content-type'], 'content-length': String(Buffer.byteLength(payload)), ...headers };
+  const lines = Object.entries(head).map(([name, value]) => `${headerCase(name)}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${payload}`);
+}
+
+/** `content-type` → `Content-Type`, as Node writes header names. */
+function headerCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

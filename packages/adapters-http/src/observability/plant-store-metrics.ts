@@ -1,6 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-
-export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' | 'insufficient_scope' | 'throttled';
+import type { AuthFailureReason } from '../auth/auth-failure.js';
 
 /** Every metric of the service, on a registry of its own (one per app instance, tests included). */
 export class PlantStoreMetrics {

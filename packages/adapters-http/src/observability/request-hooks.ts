@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { ErrorCode } from '../errors/error-codes.js';
+import { sendError } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-
-const SHUTTING_DOWN = new ApiError(ErrorCode.Unavailable, 'The server is shutting down; retry on another instance.');
 
 /**
  * Per request: echo the request id, refuse new work while draining, and on completion write
@@ -17,10 +15,7 @@ export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
-    void reply
-      .status(503)
-      .headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close' })
-      .send(JSON.stringify({ error: SHUTTING_DOWN.code, message: SHUTTING_DOWN.message }));
+    sendError(reply, Failures.shuttingDown, { closeConnection: true });
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { statusOf } from './error-codes.js';
+import { statusOf, type ErrorBody } from './error-codes.js';
 import type { Failure } from './failures.js';
 
 export interface ErrorReply {
@@ -14,10 +14,11 @@ export interface ErrorReply {
  * wherever it is raised. `closeConnection` for a request whose rest will not be read.
  */
 export function errorReply(failure: Failure, options: { closeConnection?: boolean } = {}): ErrorReply {
+  const body: ErrorBody = { error: failure.code, message: failure.message };
   return {
     status: statusOf(failure.code),
     headers: { ...failure.headers, 'content-type': 'application/json; charset=utf-8', ...(options.closeConnection ? { connection: 'close' } : {}) },
-    payload: JSON.stringify({ error: failure.code, message: failure.message }),
+    payload: JSON.stringify(body),
   };
 }
 

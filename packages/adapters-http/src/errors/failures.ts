@@ -7,7 +7,7 @@ export interface Failure {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export const REALM = 'plantstore';
+const REALM = 'plantstore';
 const RETRY_AFTER_HEADER = 'the time in the Retry-After header';
 
 /**

@@ -12,6 +12,14 @@ module.exports = {
       to: { pathNot: '^packages/domain/src' },
     },
     {
+      name: 'json-reader-is-a-library',
+      comment:
+        'packages/json-reader imports only itself, the domain and lossless-json: never an adapter, an app or a framework. Adapters and apps may import it.',
+      severity: 'error',
+      from: { path: '^packages/json-reader/src' },
+      to: { pathNot: ['^packages/json-reader/src', '^packages/domain/', '(^|/)node_modules/lossless-json/'] },
+    },
+    {
       name: 'adapters-do-not-import-each-other',
       comment: 'An adapter depends on the domain only; the apps compose adapters.',
       severity: 'error',

@@ -5,6 +5,7 @@
  */
 const workspace = {
   domain: 'packages/domain',
+  'json-reader': 'packages/json-reader',
   'adapters-http': 'packages/adapters-http',
   'adapters-persistence': 'packages/adapters-persistence',
 };

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from '@plantstore/adapters-http';
 import { parseDatabaseUrl, type DatabaseConfig } from '@plantstore/adapters-persistence';
 import { repositoryRoot } from './repository-root.js';
 
@@ -21,9 +22,6 @@ export interface AppConfig {
   readonly tokenCacheTtlMs: number;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
 }
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}

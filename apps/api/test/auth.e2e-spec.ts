@@ -3,7 +3,7 @@ import { nodeTokenSecrets, TypeOrmTokenRepository } from '@plantstore/adapters-p
 import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import { postPlant, JSON_UTF8 } from './support/plant-requests.js';
 import { testEngines } from './support/engines.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { useTestApp } from './support/test-app.js';
 
 const BODY = '{"id": 1, "name": "Fern"}';
 const MISSING = { error: 40101, message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".' };
@@ -12,14 +12,7 @@ const CHALLENGE = 'Bearer realm="plantstore"';
 const INVALID_CHALLENGE = 'Bearer realm="plantstore", error="invalid_token"';
 
 describe.each(testEngines())('POST /plants: bearer authentication ($name)', (engine) => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({}, engine);
-    ({ token } = await t.issueToken());
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, engine);
 
   async function expectRefused(authorization: string | undefined, expected: object, challenge: string, body = BODY, path = '/plants') {
     let call = request(t.url).post(path).set('Content-Type', 'application/json');
@@ -35,7 +28,7 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
   it('401/40101 without an Authorization header, with no error attribute', () => expectRefused(undefined, MISSING, CHALLENGE));
   it('401/40101 for another scheme', () => expectRefused(`Basic ${Buffer.from('a:b').toString('base64')}`, MISSING, CHALLENGE));
   it('401/40102 for "Bearer" with no token', () => expectRefused('Bearer', INVALID, INVALID_CHALLENGE));
-  it('401/40102 for a malformed bearer value', () => expectRefused(`Bearer ${token} extra`, INVALID, INVALID_CHALLENGE));
+  it('401/40102 for a malformed bearer value', () => expectRefused(`Bearer ${t.token} extra`, INVALID, INVALID_CHALLENGE));
   it('401/40102 for a token of the wrong shape', () => expectRefused('Bearer not-a-token', INVALID, INVALID_CHALLENGE));
   it('401/40102 for an unknown token of the right shape', () =>
     expectRefused(`Bearer ${nodeTokenSecrets.generateToken()}`, INVALID, INVALID_CHALLENGE));
@@ -84,20 +77,20 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
 
   it('accepts the scheme in any case ("bearer", "BEARER")', async () => {
     for (const [scheme, id] of [['bearer', 201], ['BEARER', 202]] as const) {
-      const res = await request(t.url).post('/plants').set('Authorization', `${scheme} ${token}`).set('Content-Type', 'application/json').send(`{"id": ${id}, "name": "case"}`);
+      const res = await request(t.url).post('/plants').set('Authorization', `${scheme} ${t.token}`).set('Content-Type', 'application/json').send(`{"id": ${id}, "name": "case"}`);
       expect(res.status).toBe(200);
     }
     await t.dataSource.query('DELETE FROM plant');
   });
 
   it('does not accept a token in the query string', () =>
-    expectRefused(undefined, MISSING, CHALLENGE, BODY, `/plants?access_token=${encodeURIComponent(token)}`));
+    expectRefused(undefined, MISSING, CHALLENGE, BODY, `/plants?access_token=${encodeURIComponent(t.token)}`));
 
   it('does not accept a token in the body', () =>
-    expectRefused(undefined, MISSING, CHALLENGE, JSON.stringify({ id: 1, name: 'Fern', access_token: token })));
+    expectRefused(undefined, MISSING, CHALLENGE, JSON.stringify({ id: 1, name: 'Fern', access_token: t.token })));
 
   it('treats a body access_token as an ignored extra property when the header is valid', async () => {
-    const res = await postPlant(t.url, token, JSON.stringify({ id: 300, name: 'Ivy', access_token: 'whatever' }));
+    const res = await postPlant(t.url, t.token, JSON.stringify({ id: 300, name: 'Ivy', access_token: 'whatever' }));
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"name":"Ivy"}');
     await t.dataSource.query('DELETE FROM plant');

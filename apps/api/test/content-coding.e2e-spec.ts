@@ -23,7 +23,7 @@ describe('content and transfer codings of a create', () => {
     const body = `{"id": ${id}, "name": "coded ${id}"}`;
     const chunked = options.chunked ?? false;
     const wire = chunked ? `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : body;
-    const request = postBytes(wire, { authorization: options.authorization ?? auth, contentType: 'application/json', extraHeaders, contentLength: chunked ? null : undefined });
+    const request = postBytes(wire, { authorization: options.authorization ?? auth, contentType: 'application/json', extraHeaders, ...(chunked ? { contentLength: null } : {}) });
     const { responses } = await exchange(t.url, request, { deadlineMs: 10_000 });
     const stored = (await t.plants()).some((p) => p.id === String(id));
     return { response: responses[0]!, stored };

@@ -3,22 +3,15 @@ import { postPlant, JSON_UTF8 } from './support/plant-requests.js';
 import { rawRequest } from './support/raw-http.js';
 import { lockPlantsElsewhere } from './support/store-lock.js';
 import { testEngines } from './support/engines.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { useTestApp } from './support/test-app.js';
 
 describe.each(testEngines())('every failure is the Error body with a catalogued code ($name)', (engine) => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000', SQLITE_BUSY_TIMEOUT_MS: '200', PG_STATEMENT_TIMEOUT_MS: '300' }, engine);
-    ({ token } = await t.issueToken());
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000', SQLITE_BUSY_TIMEOUT_MS: '200', PG_STATEMENT_TIMEOUT_MS: '300' }, engine);
 
   describe('routing comes first, with or without a token', () => {
     it.each([undefined, 'valid'])('404/40401 for an unknown path (token: %s)', async (withToken) => {
       let call = request(t.url).get('/unknown');
-      if (withToken) call = call.set('Authorization', `Bearer ${token}`);
+      if (withToken) call = call.set('Authorization', `Bearer ${t.token}`);
       const res = await call;
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toBe(JSON_UTF8);
@@ -34,7 +27,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
     });
 
     it('404 for a path under /plants', async () => {
-      const res = await postPlant(t.url, token, '{"id": 1, "name": "a"}').then(() => request(t.url).post('/plants/1'));
+      const res = await postPlant(t.url, t.token, '{"id": 1, "name": "a"}').then(() => request(t.url).post('/plants/1'));
       expect(res.status).toBe(404);
       expect(res.body.error).toBe(40401);
       await t.dataSource.query('DELETE FROM plant');
@@ -47,7 +40,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       // which happens whenever authentication waits on a networked database (PostgreSQL).
       const res = await rawRequest(
         t.url,
-        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.token}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
         { keepOpen: true },
       );
       expect(res.status).toBe(415);
@@ -56,21 +49,21 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
     });
 
     it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'])('415/41501 for %s', async (type) => {
-      const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${token}`).set('Content-Type', type).send('{"id": 1, "name": "a"}');
+      const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${t.token}`).set('Content-Type', type).send('{"id": 1, "name": "a"}');
       expect(res.status).toBe(415);
       expect(res.body.error).toBe(41501);
     });
 
     it('accepts application/json with charset=utf-8 and +json types', async () => {
       for (const [type, id] of [['application/json; charset=UTF-8', 11], ['application/merge-patch+json', 12]] as const) {
-        const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${token}`).set('Content-Type', type).send(`{"id": ${id}, "name": "a"}`);
+        const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${t.token}`).set('Content-Type', type).send(`{"id": ${id}, "name": "a"}`);
         expect(res.status).toBe(200);
       }
       await t.dataSource.query('DELETE FROM plant');
     });
 
     it('413/41301 for a declared body over the limit, whatever it contains', async () => {
-      const res = await postPlant(t.url, token, `{"id": 1, "name": "${'x'.repeat(2000)}"}`);
+      const res = await postPlant(t.url, t.token, `{"id": 1, "name": "${'x'.repeat(2000)}"}`);
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: 41301, message: 'The request body is larger than the limit of 1024 bytes.' });
     });
@@ -79,7 +72,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       const chunk = 'x'.repeat(600);
       const res = await rawRequest(
         t.url,
-        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
           `258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
         { keepOpen: true }, // the server closes after its 413; see the 415 test for why we do not half-close
       );
@@ -106,7 +99,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
     it('408/40801 for a client that does not finish its request in time', async () => {
       const res = await rawRequest(
         t.url,
-        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
         { keepOpen: true, timeoutMs: 10_000 },
       );
       expect(res.status).toBe(408);
@@ -119,14 +112,14 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
     it('503/50301 while another client locks the plants beyond the wait limit, then recovers', async () => {
       const lock = await lockPlantsElsewhere(t);
       try {
-        const res = await postPlant(t.url, token, '{"id": 77, "name": "locked out"}');
+        const res = await postPlant(t.url, t.token, '{"id": 77, "name": "locked out"}');
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('1');
         expect(res.body).toEqual({ error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' });
       } finally {
         await lock.release();
       }
-      expect((await postPlant(t.url, token, '{"id": 77, "name": "after the lock"}')).status).toBe(200);
+      expect((await postPlant(t.url, t.token, '{"id": 77, "name": "after the lock"}')).status).toBe(200);
       expect(await t.plants()).toEqual([{ id: '77', name: 'after the lock', tag: null }]);
       await t.dataSource.query('DELETE FROM plant');
     });
@@ -134,7 +127,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
     it('500/50001 for an unexpected failure, without SQL or stack in the body', async () => {
       await t.dataSource.query('ALTER TABLE plant RENAME TO plant_away');
       try {
-        const res = await postPlant(t.url, token, '{"id": 78, "name": "nowhere"}');
+        const res = await postPlant(t.url, t.token, '{"id": 78, "name": "nowhere"}');
         expect(res.status).toBe(500);
         expect(res.headers['content-type']).toBe(JSON_UTF8);
         expect(res.body).toEqual({ error: 50001, message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.' });

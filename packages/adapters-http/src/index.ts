@@ -1,10 +1,8 @@
-export * from './auth/bearer-auth.guard.js';
+export type { AuthFailureReason } from './auth/auth-failure.js';
 export * from './auth/public.decorator.js';
 export * from './auth/require-scope.decorator.js';
 export * from './configure-http.js';
-export * from './errors/api-error.js';
 export * from './errors/error-codes.js';
-export * from './errors/to-error-response.js';
 export * from './health/lifecycle.js';
 export * from './http/create-fastify-adapter.js';
 export * from './limits/limiter-storage.js';

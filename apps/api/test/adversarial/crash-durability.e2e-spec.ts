@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres } from '../support/engines.js';
-import { createTokenWithCli, startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
+import { createTokenWithCli } from '../support/processes.js';
+import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
 import { mapConcurrently, postPlantVia } from './support/load.js';
 
 /**

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
-import { createTokenWithCli, startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
+import { createTokenWithCli } from '../support/processes.js';
+import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
 import { expectErrorContract } from './support/contract.js';
 import { postPlantVia, type PostResult } from './support/load.js';
 

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { expectErrorContract } from './support/contract.js';
 import { exchange, postBytes, type Exchange, type Step } from './support/raw-exchange.js';
 
@@ -14,21 +14,14 @@ const BODY_LIMIT = 4_096;
 const BOUND_MS = REQUEST_TIMEOUT_MS + 1_000 + 5_000;
 
 describe('hostile HTTP clients', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp({
+    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    BODY_LIMIT_BYTES: String(BODY_LIMIT),
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+  });
   let nextId = 1;
 
-  beforeAll(async () => {
-    t = await startTestApp({
-      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      BODY_LIMIT_BYTES: String(BODY_LIMIT),
-      AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
-    });
-    ({ token } = await t.issueToken());
-  });
-  afterAll(() => t?.close());
-
-  const auth = () => `Bearer ${token}`;
+  const auth = () => `Bearer ${t.token}`;
 
   /** A plain create on a fresh connection: 200 and stored. */
   async function expectNormalCreateWorks(): Promise<void> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { testEngines, type TestEngine } from '../support/engines.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { hostileText, idLiteral } from './support/arbitraries.js';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, NAME_MAX, TAG_MAX, textProblems } from './support/oracle.js';
@@ -159,7 +159,7 @@ function toBytes(c: HttpCase): Buffer {
 }
 
 describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, engine]))('the HTTP layer under random requests on %s (property-based)', (engineName, engine) => {
-  let t: TestApp;
+  const t = useTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), AUTH_FAILURE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0' }, engine);
   let writer: string;
   let reader: string;
   let revoked: string;
@@ -168,15 +168,13 @@ describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, 
   const seen = { mixed: 0, bytes: 0, statuses: new Map<number, number>() };
 
   beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), AUTH_FAILURE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0' }, engine);
-    ({ token: writer } = await t.issueToken());
+    writer = t.token;
     ({ token: reader } = await t.issueToken({ scopes: ['plants:read'] }));
     const gone = await t.issueToken();
     await t.revokeToken(gone.id);
     revoked = gone.token;
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     const statuses = [...seen.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
     console.log(`HTTP property runs (${engineName}): random requests ${seen.mixed}, random byte bodies ${seen.bytes}; statuses ${statuses}`);
   });

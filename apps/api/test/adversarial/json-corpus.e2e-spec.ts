@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { repositoryRoot } from './support/built-server.js';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, parseStrictJson, type ExpectedPlant } from './support/oracle.js';
@@ -32,17 +32,14 @@ function loadCorpus(): Case[] {
 }
 
 describe('the JSONTestSuite corpus as POST /plants bodies', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT) });
   const corpus = loadCorpus();
   const results = new Map<string, Exchange>();
 
   beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT) });
-    ({ token } = await t.issueToken());
     // One request per file, each on its own connection without keep-alive, bounded in time.
     for (const c of corpus) {
-      const sent = postBytes(c.body, { authorization: `Bearer ${token}`, contentType: 'application/json' });
+      const sent = postBytes(c.body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' });
       results.set(c.file, await exchange(t.url, sent, { deadlineMs: 10_000, stopAfterResponses: 1 }));
     }
     const tally = (kind: Case['kind']) => {
@@ -57,7 +54,6 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
     };
     console.log(`JSONTestSuite corpus: ${corpus.length} files sent; ${tally('n')}; ${tally('y')}; ${tally('i')}`);
   }, 120_000);
-  afterAll(() => t?.close());
 
   it('has the three kinds of the public suite', () => {
     for (const kind of ['n', 'y', 'i'] as const) expect(corpus.filter((c) => c.kind === kind).length).toBeGreaterThan(0);
@@ -138,7 +134,7 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
     ];
     for (const c of cases) {
       expect(Buffer.byteLength(c.body)).toBeLessThanOrEqual(BODY_LIMIT);
-      const result = await exchange(t.url, postBytes(c.body, { authorization: `Bearer ${token}`, contentType: 'application/json' }), { deadlineMs: 10_000, stopAfterResponses: 1 });
+      const result = await exchange(t.url, postBytes(c.body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }), { deadlineMs: 10_000, stopAfterResponses: 1 });
       const response = result.responses[0];
       if (!response) throw new Error(`no response to a deeply nested body (connection ${result.ending})`);
       const outcome = response.status === 200 ? 200 : expectErrorContract(response);
@@ -155,7 +151,7 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
       id += 1;
       const body = Buffer.concat([Buffer.from(`{"id": ${id}, "name": "corpus ${c.file}", "extra": `), c.body, Buffer.from('}')]);
       const expected = expectedOutcome(body, BODY_LIMIT);
-      const result = await exchange(t.url, postBytes(body, { authorization: `Bearer ${token}`, contentType: 'application/json' }), {
+      const result = await exchange(t.url, postBytes(body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }), {
         deadlineMs: 10_000,
         stopAfterResponses: 1,
       });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
-import { createTokenWithCli, runCli, startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
+import { cliOutput, createTokenWithCli } from '../support/processes.js';
+import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
 import { errorContractProblems } from './support/contract.js';
 import { exchange, postBytes, type Step, type WireResponse } from './support/raw-exchange.js';
 
@@ -44,7 +45,7 @@ describe('secret hygiene: no token, hash or Authorization value in logs or error
     ({ token: writer } = await createTokenWithCli(db.url, 'writer'));
     ({ token: reader } = await createTokenWithCli(db.url, 'reader', ['plants:read']));
     const gone = await createTokenWithCli(db.url, 'revoked');
-    await runCli(db.url, ['token', 'revoke', gone.id]);
+    await cliOutput(db.url, ['token', 'revoke', gone.id]);
     revoked = gone.token;
 
     server = await startBuiltServer({
@@ -138,7 +139,7 @@ describe('secret hygiene: no token, hash or Authorization value in logs or error
   });
 
   it('the admin CLI lists tokens without any token or hash', async () => {
-    const listed = (await runCli(db.url, ['token', 'list'])) + (await runCli(db.url, ['token', 'list', '--json']));
+    const listed = (await cliOutput(db.url, ['token', 'list'])) + (await cliOutput(db.url, ['token', 'list', '--json']));
     expect(listed).toContain('writer');
     expect(secrets().filter((secret) => listed.includes(secret))).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-output');
@@ -19,11 +19,10 @@ function chromiumPresent(): boolean {
 }
 
 describe('GET /docs in a real browser', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp();
     if (!chromiumPresent()) return;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -31,10 +30,7 @@ describe('GET /docs in a real browser', () => {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-  });
+  afterAll(() => browser?.close());
 
   it('renders POST /plants and the Plant, NewPlant and Error schemas, with every request staying on 127.0.0.1', async () => {
     if (browser === undefined) return;

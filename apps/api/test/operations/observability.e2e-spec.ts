@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { postPlant } from '../support/plant-requests.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 /** The value of one sample of the Prometheus text exposition, 0 when absent. */
 function sample(metrics: string, name: string): number {
@@ -9,14 +9,7 @@ function sample(metrics: string, name: string): number {
 }
 
 describe('operability: metrics, request ids, logs, headers, health', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ({ token } = await t.issueToken());
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const scrape = async () => {
     const res = await request(t.url).get('/metrics');
@@ -27,9 +20,9 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
 
   it('counts a create, a replay, a conflict and a 401, and times requests by route and status', async () => {
     const before = await scrape();
-    expect((await postPlant(t.url, token, '{"id": 1, "name": "Fern"}')).status).toBe(200);
-    expect((await postPlant(t.url, token, '{"id": 1, "name": "Fern"}')).status).toBe(200);
-    expect((await postPlant(t.url, token, '{"id": 1, "name": "Other"}')).status).toBe(409);
+    expect((await postPlant(t.url, t.token, '{"id": 1, "name": "Fern"}')).status).toBe(200);
+    expect((await postPlant(t.url, t.token, '{"id": 1, "name": "Fern"}')).status).toBe(200);
+    expect((await postPlant(t.url, t.token, '{"id": 1, "name": "Other"}')).status).toBe(409);
     expect((await postPlant(t.url, undefined, '{"id": 2, "name": "Ivy"}')).status).toBe(401);
     expect((await postPlant(t.url, 'pst_unknown', '{"id": 2, "name": "Ivy"}')).status).toBe(401);
     const after = await scrape();
@@ -66,7 +59,7 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
   });
 
   it('sends security headers suited to a JSON API and no X-Powered-By', async () => {
-    const res = await postPlant(t.url, token, '{"id": 3, "name": "Mint"}');
+    const res = await postPlant(t.url, t.token, '{"id": 3, "name": "Mint"}');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");

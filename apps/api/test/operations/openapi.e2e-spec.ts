@@ -1,19 +1,17 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 describe('GET /openapi.json: the served contract', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let document: Record<string, any>;
 
   beforeAll(async () => {
-    t = await startTestApp();
     const res = await request(t.url).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     document = res.body;
   });
-  afterAll(() => t.close());
 
   it('is a valid OpenAPI 3.1 document (checked by a validator of the OpenAPI schema)', async () => {
     const result = await new Validator().validate(document);

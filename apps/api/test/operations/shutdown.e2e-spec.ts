@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { Lifecycle } from '@plantstore/adapters-http';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { createTokenWithCli, startServerProcess, type ServerProcess } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
 
 /** Collects what the server answers on a socket until it closes it. */
@@ -33,8 +33,7 @@ describe('graceful shutdown of the built server', () => {
 
   it('on SIGTERM: finishes the request in flight (200, stored), refuses new connections, exits 0', async () => {
     const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
-    const created = await runCli(['token', 'create', '--name', 'shutdown', '--json'], { DATABASE_URL: databaseUrl });
-    const { token } = JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { token: string };
+    const { token } = await createTokenWithCli(databaseUrl, 'shutdown');
     server = await startServerProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '10000' });
     const { port } = new URL(server.url);
 
@@ -84,8 +83,7 @@ describe('a keep-alive request in flight at SIGTERM', () => {
     let server: ServerProcess | undefined;
     try {
       const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
-      const created = await runCli(['token', 'create', '--name', 'keep-alive', '--json'], { DATABASE_URL: databaseUrl });
-      const { token } = JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { token: string };
+      const { token } = await createTokenWithCli(databaseUrl, 'keep-alive');
       // Long keep-alive and shutdown timeouts: only Connection: close can make the exit quick.
       server = await startServerProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '20000', KEEP_ALIVE_TIMEOUT_MS: '20000' });
       const { port } = new URL(server.url);

@@ -1,7 +1,7 @@
 import type { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres, type TestDatabase } from '../support/engines.js';
 import { keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { createTokenWithCli, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
 
 const INSTANCES = 3;
 const IDS = 200;
@@ -53,7 +53,7 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
   });
 
   it('races 200 overlapping ids across the instances: one row per id, every answer 200 or 409 and consistent with it, no 5xx', async () => {
-    const token = await createToken('race');
+    const { token } = await createTokenWithCli(database.url, 'race');
     // Per id: the same body to every instance (a client retrying elsewhere), plus two rivals
     // (no tag; another name) to two different instances, all sent at the same moment.
     const groups: Sent[][] = Array.from({ length: IDS }, (_, i) => {
@@ -106,7 +106,7 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
   }, 120_000);
 
   it('refuses a token revoked with the CLI on every instance within 5 s', async () => {
-    const { id, token } = await createTokenWithId('soon-revoked');
+    const { id, token } = await createTokenWithCli(database.url, 'soon-revoked');
     // Accepted everywhere first, so a refusal afterwards is the revocation's doing.
     const before = await Promise.all(servers.map((_, server) => post({ id: 42n + BigInt(server), server, name: 'before revocation' }, token)));
     expect(before.map((r) => r.status)).toEqual(servers.map(() => 200));
@@ -138,16 +138,6 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     return postPlantVia(agents[sent.server]!, servers[sent.server]!.url, token, body);
   }
 
-  async function createTokenWithId(name: string): Promise<{ id: string; token: string }> {
-    const created = await runCli(['token', 'create', '--name', name, '--json'], env);
-    if (created.code !== 0) throw new Error(`plantstore token create failed (${created.code}): ${created.stderr}`);
-    const json = JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { id: string; token: string };
-    return { id: json.id, token: json.token };
-  }
-
-  async function createToken(name: string): Promise<string> {
-    return (await createTokenWithId(name)).token;
-  }
 
   async function storedPlants(): Promise<Map<string, { name: string; tag: string | null }>> {
     const client = await connectPostgres(database.url);

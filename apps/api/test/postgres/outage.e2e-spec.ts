@@ -1,7 +1,7 @@
 import type { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres, E2E_DATABASE_PREFIX, type TestDatabase } from '../support/engines.js';
 import { getVia, keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
-import { freePort, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { createTokenWithCli, freePort, startServerProcess, type ServerProcess } from '../support/processes.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
 const UNAVAILABLE = { error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' };
@@ -46,9 +46,7 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
     const direct = new URL(database.url);
     proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     await proxy.open();
-    const created = await runCli(['token', 'create', '--name', 'outage', '--json'], { DATABASE_URL: database.url });
-    if (created.code !== 0) throw new Error(`plantstore token create failed (${created.code}): ${created.stderr}`);
-    token = (JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { token: string }).token;
+    ({ token } = await createTokenWithCli(database.url, 'outage'));
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
     server = await startServerProcess({ DATABASE_URL: proxied.toString(), ...TIMEOUTS });

@@ -98,3 +98,19 @@ export function runCli(args: readonly string[], env: Record<string, string>, tim
     });
   });
 }
+
+/** The CLI on the database at `databaseUrl`: resolves with its stdout, rejects when it fails. */
+export async function cliOutput(databaseUrl: string, args: readonly string[]): Promise<string> {
+  const result = await runCli(args, { DATABASE_URL: databaseUrl }, 30_000);
+  if (result.code !== 0) throw new Error(`plantstore ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A token issued as an operator does it, `plantstore token create --json`, whose last stdout line is the token as JSON. */
+export async function createTokenWithCli(databaseUrl: string, name: string, scopes: readonly string[] = []): Promise<{ id: string; token: string }> {
+  const stdout = await cliOutput(databaseUrl, ['token', 'create', '--name', name, ...scopes.flatMap((s) => ['--scope', s]), '--json']);
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  const parsed = JSON.parse(last) as { id?: unknown; token?: unknown };
+  if (typeof parsed.id !== 'string' || typeof parsed.token !== 'string') throw new Error(`unexpected CLI output: ${last}`);
+  return { id: parsed.id, token: parsed.token };
+}

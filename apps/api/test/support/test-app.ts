@@ -43,6 +43,31 @@ export async function startTestApp(env: Record<string, string> = {}, engine: Tes
   }
 }
 
+/** A test app shared by the tests of one describe block, with a `plants:write` token issued for them. */
+export interface SuiteApp extends TestApp {
+  readonly token: string;
+}
+
+/**
+ * The setup every e2e suite shares: starts the app (as startTestApp does) and issues a
+ * token before the block's tests, and closes the app after them. Call it in a describe
+ * block; the returned app is usable from the tests and the block's own hooks.
+ */
+export function useTestApp(env: Record<string, string> = {}, engine: TestEngine = sqliteEngine): SuiteApp {
+  let started: TestApp | undefined;
+  let token: string | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(env, engine);
+    ({ token } = await started.issueToken());
+  });
+  afterAll(() => started?.close());
+  const current = (): TestApp => {
+    if (started === undefined) throw new Error('the test app is used outside the tests of the describe block that started it');
+    return started;
+  };
+  return new Proxy({} as SuiteApp, { get: (_target, key) => (key === 'token' ? token : Reflect.get(current(), key)) });
+}
+
 /**
  * The same, on a database the caller made and removes. `env.DATABASE_URL` may reach it
  * another way (through a proxy, say), but must still name that database.

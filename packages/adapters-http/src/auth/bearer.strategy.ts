@@ -1,15 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { AuthenticateToken, AuthenticationFailure, Principal } from '@plantstore/domain';
+import type { AuthenticateToken, Principal } from '@plantstore/domain';
 import { Strategy } from 'passport-http-bearer';
 import { AUTHENTICATE_TOKEN } from '../tokens.js';
-
-/** Raised from `validate` so the guard learns why a presented token was refused. */
-export class TokenRefusedError extends Error {
-  constructor(readonly reason: AuthenticationFailure) {
-    super(`token refused: ${reason}`);
-  }
-}
+import { AuthenticationRefused } from './auth-failure.js';
 
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
@@ -26,9 +20,10 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super.authenticate(headerOnly as unknown as Parameters<Strategy<never>['authenticate']>[0], options);
   }
 
+  /** Passport hands what this throws to the guard's handleRequest as its error. */
   async validate(token: string): Promise<Principal> {
     const result = await this.authenticateToken.execute(token);
-    if (!result.ok) throw new TokenRefusedError(result.reason);
+    if (!result.ok) throw new AuthenticationRefused(result.reason);
     return result.principal;
   }
 }

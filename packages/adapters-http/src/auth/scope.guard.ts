@@ -1,7 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Principal, Scope } from '@plantstore/domain';
-import { insufficientScopeError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { Failures } from '../errors/failures.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { REQUIRED_SCOPE } from './require-scope.decorator.js';
 
@@ -19,6 +20,6 @@ export class ScopeGuard implements CanActivate {
     const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
     if (principal?.can(scope)) return true;
     this.metrics.authFailure('insufficient_scope');
-    throw insufficientScopeError(scope);
+    throw new ApiError(Failures.insufficientScope(scope));
   }
 }

@@ -1,10 +1,11 @@
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
+import { readJsonObject, type JsonObject } from '@plantstore/json-reader';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
+import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
 import { isJsonContentType } from './media-type.js';
-import { parseJsonObject, type JsonObject } from './parse-json.js';
 import { LARGE_BODY_BYTES, parseTurn } from './parse-turns.js';
 import { readBody } from './read-body.js';
 
@@ -15,24 +16,19 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
 
   async transform(request: FastifyRequest): Promise<JsonObject> {
     // Node keeps the first of repeated Content-Type headers; a proxy may keep the last. Refuse the ambiguity.
-    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) {
-      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send exactly one Content-Type header: "Content-Type: application/json".');
-    }
+    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) throw new ApiError(Failures.repeatedContentType);
     const transferCodings = codingsOf(request.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
-    if (transferCodings.length > 0) {
-      throw new ApiError(ErrorCode.TransferCodingNotImplemented, `Transfer-Encoding ${transferCodings.join(', ')} is not supported; send the body with chunked or a Content-Length.`);
-    }
+    if (transferCodings.length > 0) throw new ApiError(Failures.transferCodingNotImplemented(transferCodings));
     // A compressed body read as plain JSON would be refused as invalid, or worse, guessed at (RFC 9110 §8.4).
     const contentCodings = codingsOf(request.headers['content-encoding']).filter((coding) => coding !== 'identity');
-    if (contentCodings.length > 0) {
-      throw new ApiError(ErrorCode.UnsupportedMediaType, `Content-Encoding ${contentCodings.join(', ')} is not supported; send the JSON body uncompressed.`);
-    }
-    if (!isJsonContentType(request.headers['content-type'])) {
-      throw new ApiError(ErrorCode.UnsupportedMediaType, 'Send the body as JSON with "Content-Type: application/json".');
-    }
+    if (contentCodings.length > 0) throw new ApiError(Failures.contentCoded(contentCodings));
+    if (!isJsonContentType(request.headers['content-type'])) throw new ApiError(Failures.notJson);
     const body = await readBody(request.raw, this.options.bodyLimitBytes);
     if (body.length >= LARGE_BODY_BYTES) await parseTurn();
-    return parseJsonObject(body);
+    const reading = readJsonObject(body, 'The request body');
+    if (reading.ok) return reading.object;
+    const code = reading.problem === 'not-an-object' ? ErrorCode.NotAnObject : ErrorCode.InvalidJson;
+    throw new ApiError({ code, message: reading.message });
   }
 }
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
-import { ErrorCode } from '../errors/error-codes.js';
+import { Failures } from '../errors/failures.js';
 
 function tooLarge(limitBytes: number): ApiError {
-  return new ApiError(ErrorCode.PayloadTooLarge, `The request body is larger than the limit of ${limitBytes} bytes.`);
+  return new ApiError(Failures.bodyOverLimit(limitBytes));
 }
 
 /**
@@ -25,7 +25,7 @@ export async function readBody(raw: IncomingMessage, limitBytes: number): Promis
     if (error instanceof ApiError) throw error;
     // The stream fails ("aborted") when the client goes away or the request times out
     // mid-body: the client's doing, not an internal failure to log and count as a 500.
-    throw new ApiError(ErrorCode.MalformedRequest, 'The request body did not arrive completely.');
+    throw new ApiError(Failures.incompleteBody);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
 }

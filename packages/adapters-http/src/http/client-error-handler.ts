@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ErrorCode, statusOf, type ErrorBody } from '../errors/error-codes.js';
+import { errorReply } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 
 /**
  * Requests the HTTP parser rejects never reach Fastify or Nest; they still get the Error
@@ -17,11 +18,14 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy();
     return;
   }
-  void afterPendingResponses(socket).then(() => {
-    // A response that ended the connection (the client asked for close) leaves nothing to answer.
-    if (socket.writable) socket.end(rawErrorResponse(bodyFor(error)));
-    else socket.destroy();
-  });
+  if (pendingResponse(socket) === undefined) return answer(socket, error);
+  void afterPendingResponses(socket).then(() => answer(socket, error));
+}
+
+function answer(socket: Socket, error: Error & { code?: string }): void {
+  // A response that ended the connection (the client asked for close) leaves nothing to answer.
+  if (socket.writable) socket.end(rawErrorResponse(error));
+  else socket.destroy();
 }
 
 /**
@@ -48,20 +52,16 @@ async function afterPendingResponses(socket: Socket): Promise<void> {
   }
 }
 
-function bodyFor(error: Error & { code?: string }): ErrorBody {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return { error: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' };
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { error: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' };
-  return { error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed.' };
+function rawErrorResponse(error: Error & { code?: string }): string {
+  const failure =
+    error.code === 'HPE_HEADER_OVERFLOW' ? Failures.headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? Failures.requestTimeout : Failures.malformedRequest;
+  const { status, headers, payload } = errorReply(failure, { closeConnection: true });
+  const head = { 'content-type': headers['content-type'], 'content-length': String(Buffer.byteLength(payload)), ...headers };
+  const lines = Object.entries(head).map(([name, value]) => `${headerCase(name)}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${payload}`;
 }
 
-function rawErrorResponse(body: ErrorBody): string {
-  const status = statusOf(body.error);
-  const json = JSON.stringify(body);
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
-    `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-    'Connection: close\r\n\r\n' +
-    json
-  );
+/** `content-type` → `Content-Type`, as Node writes header names. */
+function headerCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

@@ -1,6 +1,7 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode } from '../errors/error-codes.js';
+import { sendError } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../observability/request-id.js';
 import { clientErrorHandler } from './client-error-handler.js';
 
@@ -39,12 +40,7 @@ export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OP
     // Requests arriving while closing get the Error body from configureHttp's draining hook instead.
     return503OnClosing: false,
     // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
-    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => {
-      void reply
-        .code(400)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify({ error: ErrorCode.MalformedRequest, message: 'The request URL is malformed.' }));
-    },
+    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => sendError(reply, Failures.malformedUrl),
   });
   const fastify = adapter.getInstance();
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
@@ -52,10 +48,7 @@ export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OP
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();
-    void reply
-      .code(400)
-      .headers({ 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-      .send(JSON.stringify({ error: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed: it has no Host header.' }));
+    sendError(reply, Failures.missingHost, { closeConnection: true });
   });
   // Node answers an Expect other than 100-continue with an empty 417; RFC 9110 §10.1.1 lets a
   // server ignore the expectation instead, so the request is served as usual.

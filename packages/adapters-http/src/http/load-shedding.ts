@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode } from '../errors/error-codes.js';
+import { sendError } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 import type { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 
 /** Probes must answer under overload too: a load balancer that sees them fail takes the instance out. */
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
-
-const BUSY = JSON.stringify({ error: ErrorCode.Unavailable, message: 'The server is busy; retry after the time in the Retry-After header.' });
 
 /**
  * Bounds the requests in progress. Past `maxInFlight`, a request is refused at once with
@@ -19,10 +18,8 @@ export function installLoadShedding(fastify: FastifyInstance, maxInFlight: numbe
     if (NEVER_SHED.has(request.routeOptions.url ?? '')) return done();
     if (inFlight >= maxInFlight) {
       metrics.requestShed();
-      void reply
-        .status(503)
-        .headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close' })
-        .send(BUSY);
+      // Its body is not read: the connection closes after the answer.
+      sendError(reply, Failures.busy, { closeConnection: true });
       return;
     }
     inFlight++;

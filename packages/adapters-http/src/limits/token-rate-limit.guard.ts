@@ -1,6 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Principal } from '@plantstore/domain';
-import { rateLimitedError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
 import { LIMITER_STORAGE, type LimiterStorage } from './limiter-storage.js';
 
@@ -17,7 +18,7 @@ export class TokenRateLimitGuard implements CanActivate {
     const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
     if (limit === 0 || principal === undefined) return true;
     const record = await this.storage.hit(`token:${principal.tokenId}`, 60_000, limit, 60_000);
-    if (record.blockedForSeconds > 0) throw rateLimitedError(record.blockedForSeconds, 'This token has used up its request budget for now; retry after the time in the Retry-After header.');
+    if (record.blockedForSeconds > 0) throw new ApiError(Failures.tokenBudgetSpent(record.blockedForSeconds));
     return true;
   }
 }

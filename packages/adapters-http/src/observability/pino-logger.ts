@@ -1,7 +1,9 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** The levels LOG_LEVEL accepts, most severe first; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export type { DestinationStream, Logger as PinoLogger };
 
 export const PINO_LOGGER = Symbol('PinoLogger');
@@ -47,7 +49,7 @@ export class PinoLoggerService implements LoggerService {
     this.write('fatal', message, rest);
   }
 
-  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, rest: unknown[], extra: object = {}): void {
+  private write(level: Exclude<LogLevel, 'silent'>, message: unknown, rest: unknown[], extra: object = {}): void {
     const context = rest.at(-1);
     const fields = { ...extra, ...(typeof context === 'string' ? { context } : {}) };
     if (message instanceof Error) this.logger[level]({ ...fields, err: { type: message.name, message: message.message, stack: message.stack } }, message.message);

@@ -1,7 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AuthFailureReason } from '../auth/auth-failure.js';
 import type { LimiterStorage } from '../limits/limiter-storage.js';
-
-export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' | 'insufficient_scope' | 'throttled';
 
 /** Every metric of the service, on a registry of its own (one per app instance, tests included). */
 export class PlantStoreMetrics {

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { ErrorCode } from '../errors/error-codes.js';
+import { sendError } from '../errors/error-reply.js';
+import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-
-const SHUTTING_DOWN = new ApiError(ErrorCode.Unavailable, 'The server is shutting down; retry on another instance.');
 
 /**
  * Per request: echo the request id, refuse new work while draining (and close connections
@@ -18,10 +16,7 @@ export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
-    void reply
-      .status(503)
-      .headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', connection: 'close' })
-      .send(JSON.stringify({ error: SHUTTING_DOWN.code, message: SHUTTING_DOWN.message }));
+    sendError(reply, Failures.shuttingDown, { closeConnection: true });
   });
   // While draining, every response closes its connection: an idle keep-alive connection would
   // otherwise hold the exit until it expires.

@@ -1,27 +1,50 @@
-import { NewPlantShape } from '@plantstore/domain';
-import { IsDefined, IsString, ValidateBy, ValidateIf } from 'class-validator';
-import { isLosslessNumber, type LosslessNumber } from '../body/parse-json.js';
+import { checkNewPlantShape, type FieldViolation, type UncheckedNewPlant } from '@plantstore/domain';
+import { numberLiteral, type JsonObject } from '@plantstore/json-reader';
+import { Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 
-const IsJsonNumber = () =>
-  ValidateBy({ name: 'isJsonNumber', validator: { validate: (value: unknown) => isLosslessNumber(value) } }, { message: NewPlantShape.idNotNumber.message });
+type Field = keyof UncheckedNewPlant;
+
+/** The domain's verdict on one field of a NewPlant read from JSON: its violation, if any. */
+function shapeViolation(field: Field, value: unknown): FieldViolation | undefined {
+  const checked = checkNewPlantShape({ [field]: value }, numberLiteral)[field];
+  return typeof checked === 'object' ? checked : undefined;
+}
+
+/** class-validator's view of the domain's NewPlant shape rules (checkNewPlantShape), with their messages. */
+@ValidatorConstraint({ name: 'newPlantShape' })
+class FollowsNewPlantShape implements ValidatorConstraintInterface {
+  validate(value: unknown, { property }: ValidationArguments): boolean {
+    return shapeViolation(property as Field, value) === undefined;
+  }
+
+  defaultMessage({ property, value }: ValidationArguments): string {
+    return shapeViolation(property as Field, value)?.message ?? '';
+  }
+}
 
 /**
- * The JSON shape of NewPlant: which fields must be present and of which JSON type, with the
- * domain's messages (the CLI import reports the same). Content rules (int64 range, code
- * points, control characters) belong to the domain value objects, since class-validator
- * counts UTF-16 units, not code points.
+ * The JSON shape of NewPlant: which fields must be present and of which JSON type. The rules
+ * and messages are the domain's, so the CLI import reports the same. Content rules (int64
+ * range, code points, control characters) belong to the domain value objects, applied by
+ * Plant.parse. Only the three known fields are copied: extra properties never reach an object.
  */
 export class NewPlantRequestDto {
-  @IsDefined({ message: NewPlantShape.idRequired.message })
-  @IsJsonNumber()
-  id!: LosslessNumber;
+  @Validate(FollowsNewPlantShape)
+  readonly id: unknown;
 
-  @IsDefined({ message: NewPlantShape.nameRequired.message })
-  @IsString({ message: NewPlantShape.nameNotString.message })
-  name!: string;
+  @Validate(FollowsNewPlantShape)
+  readonly name: unknown;
 
-  // Present means string: null is refused (the schema says string), absent is fine.
-  @ValidateIf((dto: NewPlantRequestDto) => dto.tag !== undefined)
-  @IsString({ message: NewPlantShape.tagNotString.message })
-  tag?: string;
+  @Validate(FollowsNewPlantShape)
+  readonly tag: unknown;
+
+  constructor(body: JsonObject) {
+    this.id = own(body, 'id');
+    this.name = own(body, 'name');
+    this.tag = own(body, 'tag');
+  }
+}
+
+function own(body: JsonObject, key: string): unknown {
+  return Object.hasOwn(body, key) ? body[key] : undefined;
 }

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import type { CreatePlant, Plant, Principal } from '@plantstore/domain';
+import { PlantConflictError, type CreatePlant, type CreatePlantResult, type Plant, type Principal } from '@plantstore/domain';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
@@ -19,8 +19,19 @@ export class PlantsController {
   @HttpCode(200)
   @RequireScope('plants:write')
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
-    const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
-    this.metrics.plantOutcome(result.outcome);
+    const result = await this.countedCreate(plant, principal);
     return toPlantResponse(result.plant);
+  }
+
+  /** Every outcome of a create is counted here: created, replayed, or a conflict (which the error filter answers). */
+  private async countedCreate(plant: Plant, principal: Principal): Promise<CreatePlantResult> {
+    try {
+      const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
+      this.metrics.plantOutcome(result.outcome);
+      return result;
+    } catch (error) {
+      if (error instanceof PlantConflictError) this.metrics.plantOutcome('conflict');
+      throw error;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +9,6 @@ import { exchange } from './raw-exchange.js';
 /** The checkout this test file belongs to (apps/api/test/adversarial/support → repository root). */
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const serverMain = join(repositoryRoot, 'apps/api/dist/main.js');
-const cliMain = join(repositoryRoot, 'apps/cli/dist/main.js');
 
 function requireBuild(file: string): string {
   if (!existsSync(file)) throw new Error(`${file} is missing: build first (\`npx tsc -b\` or \`pnpm test\`, which builds)`);
@@ -84,26 +83,4 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>, si
     child.kill('SIGKILL');
     await exited;
   }
-}
-
-/** Runs the built admin CLI (`plantstore`) on the given database; resolves with stdout. */
-export function runCli(databaseUrl: string, args: readonly string[]): Promise<string> {
-  requireBuild(cliMain);
-  return new Promise((resolveRun, reject) => {
-    execFile(
-      process.execPath,
-      [cliMain, ...args],
-      { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 },
-      (error, stdout, stderr) => (error ? reject(new Error(`plantstore ${args.join(' ')} failed: ${error.message}\n${stderr}`)) : resolveRun(stdout)),
-    );
-  });
-}
-
-/** `plantstore token create --json`: the last stdout line is one JSON object with the token. */
-export async function createTokenWithCli(databaseUrl: string, name: string, scopes: readonly string[] = []): Promise<{ id: string; token: string }> {
-  const stdout = await runCli(databaseUrl, ['token', 'create', '--name', name, ...scopes.flatMap((s) => ['--scope', s]), '--json']);
-  const last = stdout.trim().split('\n').at(-1) ?? '';
-  const parsed = JSON.parse(last) as { id?: unknown; token?: unknown };
-  if (typeof parsed.id !== 'string' || typeof parsed.token !== 'string') throw new Error(`unexpected CLI output: ${last}`);
-  return { id: parsed.id, token: parsed.token };
 }

@@ -1,0 +1,78 @@
+import { ErrorCode } from './error-codes.js';
+
+/** One non-2xx answer: the catalogued code, its message, and the headers that go with it. */
+export interface Failure {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const REALM = 'plantstore';
+const RETRY_AFTER_HEADER = 'the time in the Retry-After header';
+
+/**
+ * Every Error body the HTTP adapter writes, by situation: the one table of codes, messages and
+ * headers of docs/errors.md. Domain errors bring their own message (PlantValidationError,
+ * PlantConflictError), and @plantstore/json-reader words what is wrong with a body's JSON.
+ */
+export const Failures = {
+  malformedRequest: { code: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed.' },
+  malformedUrl: { code: ErrorCode.MalformedRequest, message: 'The request URL is malformed.' },
+  missingHost: { code: ErrorCode.MalformedRequest, message: 'The HTTP request is malformed: it has no Host header.' },
+  incompleteBody: { code: ErrorCode.MalformedRequest, message: 'The request body did not arrive completely.' },
+  // RFC 6750 §3: no error attribute when no credentials were presented.
+  missingToken: {
+    code: ErrorCode.MissingToken,
+    message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".',
+    headers: { 'www-authenticate': `Bearer realm="${REALM}"` },
+  },
+  authenticationRequired: { code: ErrorCode.MissingToken, message: 'Authentication is required.' },
+  invalidToken: {
+    code: ErrorCode.InvalidToken,
+    message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.',
+    headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
+  },
+  insufficientScope: (scope: string): Failure => ({
+    code: ErrorCode.InsufficientScope,
+    message: `This token lacks the "${scope}" scope needed for this operation.`,
+    headers: { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+  }),
+  forbidden: { code: ErrorCode.InsufficientScope, message: 'This token may not perform this operation.' },
+  routeNotFound: { code: ErrorCode.RouteNotFound, message: 'No such route. The API serves POST /plants.' },
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]): Failure => ({
+    code: ErrorCode.MethodNotAllowed,
+    message: `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
+    headers: { allow: allowed.join(', ') },
+  }),
+  requestTimeout: { code: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' },
+  payloadTooLarge: { code: ErrorCode.PayloadTooLarge, message: 'The request body is larger than the limit.' },
+  bodyOverLimit: (limitBytes: number): Failure => ({
+    code: ErrorCode.PayloadTooLarge,
+    message: `The request body is larger than the limit of ${limitBytes} bytes.`,
+  }),
+  notJson: { code: ErrorCode.UnsupportedMediaType, message: 'Send the body as JSON with "Content-Type: application/json".' },
+  contentCoded: (codings: readonly string[]): Failure => ({
+    code: ErrorCode.UnsupportedMediaType,
+    message: `Content-Encoding ${codings.join(', ')} is not supported; send the JSON body uncompressed.`,
+  }),
+  transferCodingNotImplemented: (codings: readonly string[]): Failure => ({
+    code: ErrorCode.TransferCodingNotImplemented,
+    message: `Transfer-Encoding ${codings.join(', ')} is not supported; send the body with chunked or a Content-Length.`,
+  }),
+  repeatedContentType: { code: ErrorCode.UnsupportedMediaType, message: 'Send exactly one Content-Type header: "Content-Type: application/json".' },
+  tooManyRequests: { code: ErrorCode.RateLimited, message: `Too many requests; retry after ${RETRY_AFTER_HEADER}.` },
+  tokenBudgetSpent: (retryAfterSeconds: number): Failure =>
+    retryLater(`This token has used up its request budget for now; retry after ${RETRY_AFTER_HEADER}.`, retryAfterSeconds),
+  authFailuresThrottled: (retryAfterSeconds: number): Failure =>
+    retryLater(`Too many failed authentications from this address; retry after ${RETRY_AFTER_HEADER}.`, retryAfterSeconds),
+  headersTooLarge: { code: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' },
+  internal: { code: ErrorCode.Internal, message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.' },
+  storeUnavailable: { code: ErrorCode.Unavailable, message: 'The plant store is temporarily unavailable; retry shortly.', headers: { 'retry-after': '1' } },
+  serviceUnavailable: { code: ErrorCode.Unavailable, message: 'The service is temporarily unavailable; retry shortly.' },
+  busy: { code: ErrorCode.Unavailable, message: `The server is busy; retry after ${RETRY_AFTER_HEADER}.`, headers: { 'retry-after': '1' } },
+  shuttingDown: { code: ErrorCode.Unavailable, message: 'The server is shutting down; retry on another instance.', headers: { 'retry-after': '1' } },
+} as const satisfies Record<string, Failure | ((...args: never[]) => Failure)>;
+
+function retryLater(message: string, retryAfterSeconds: number): Failure {
+  return { code: ErrorCode.RateLimited, message, headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) } };
+}

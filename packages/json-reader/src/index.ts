@@ -1,0 +1,2 @@
+export * from './number-literal.js';
+export * from './read-json-object.js';

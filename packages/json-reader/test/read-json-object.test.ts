@@ -1,0 +1,71 @@
+import { numberLiteral, readJsonObject } from '@plantstore/json-reader';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('readJsonObject', () => {
+  it('reads an object losslessly: an int64 id keeps every digit', () => {
+    const reading = readJsonObject(bytes('{"id": 9223372036854775807, "name": "Fern"}'), 'The request body');
+    expect(reading.ok).toBe(true);
+    if (!reading.ok) return;
+    expect(numberLiteral(reading.object['id'])).toBe('9223372036854775807');
+    expect(reading.object['name']).toBe('Fern');
+    expect(reading.text).toBe('{"id": 9223372036854775807, "name": "Fern"}');
+  });
+
+  it('keeps the literal of a number as written (1.0 stays 1.0, 1e2 stays 1e2)', () => {
+    const reading = readJsonObject(bytes('{"a": 1.0, "b": 1e2, "c": -0}'), 'The line');
+    if (!reading.ok) throw new Error(reading.message);
+    expect(['a', 'b', 'c'].map((key) => numberLiteral(reading.object[key]))).toEqual(['1.0', '1e2', '-0']);
+  });
+
+  it('keeps __proto__ as an ordinary own property, never a prototype', () => {
+    const reading = readJsonObject(bytes('{"__proto__": {"name": "inherited"}}'), 'The line');
+    if (!reading.ok) throw new Error(reading.message);
+    expect(Object.hasOwn(reading.object, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(reading.object)).toBe(Object.prototype);
+    expect(Object.hasOwn(reading.object, 'name')).toBe(false);
+  });
+
+  it('drops a leading UTF-8 BOM', () => {
+    const reading = readJsonObject(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('{}')]), 'The line');
+    expect(reading.ok).toBe(true);
+  });
+
+  it.each([
+    ['', 'empty', 'The request body is empty; send a JSON object.'],
+    ['{"id": 1,', 'not-json', 'The request body is not valid JSON: Quoted object key expected but reached end of input at position 9.'],
+    ['{"a": 1, "a": 2}', 'not-json', "The request body is not valid JSON: Duplicate key 'a' encountered at position 10."],
+    ['[1]', 'not-an-object', 'The request body must be a JSON object, not an array.'],
+    ['"plant"', 'not-an-object', 'The request body must be a JSON object, not a string.'],
+    ['42', 'not-an-object', 'The request body must be a JSON object, not a number.'],
+    ['null', 'not-an-object', 'The request body must be a JSON object, not null.'],
+    ['true', 'not-an-object', 'The request body must be a JSON object, not a boolean.'],
+  ])('refuses %j as %s, with the subject in the message', (text, problem, message) => {
+    expect(readJsonObject(bytes(text), 'The request body')).toEqual({ ok: false, problem, message, text });
+  });
+
+  it('accepts a key repeated with the same value', () => {
+    expect(readJsonObject(bytes('{"a": 1, "a": 1}'), 'The line').ok).toBe(true);
+  });
+
+  it('refuses bytes that are not UTF-8, and gives no text for them', () => {
+    const reading = readJsonObject(Buffer.concat([bytes('{"name": "'), Buffer.from([0xff]), bytes('"}')]), 'The line');
+    expect(reading).toEqual({ ok: false, problem: 'not-utf8', message: 'The line is not valid UTF-8.', text: undefined });
+  });
+
+  it('refuses nesting deeper than the parser can follow, without crashing', () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const reading = readJsonObject(bytes(deep), 'The line');
+    expect(reading.ok).toBe(false);
+    if (reading.ok) return;
+    expect([reading.problem, reading.message]).toEqual(['not-json', 'The line is not valid JSON: it is nested too deeply.']);
+  });
+});
+
+describe('numberLiteral', () => {
+  it('gives the text of a number read by readJsonObject and nothing for other values', () => {
+    const reading = readJsonObject(bytes('{"n": 12.50, "s": "12.50", "b": true, "z": null}'), 'The line');
+    if (!reading.ok) throw new Error(reading.message);
+    expect(['n', 's', 'b', 'z', 'missing'].map((key) => numberLiteral(reading.object[key]))).toEqual(['12.50', undefined, undefined, undefined, undefined]);
+  });
+});

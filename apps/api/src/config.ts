@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDatabaseUrl, type DatabaseConfig } from '@plantstore/adapters-persistence';
+import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import { repositoryRoot } from './repository-root.js';
 
 export interface AppConfig {
@@ -41,8 +42,8 @@ export function loadConfig(env: Env): AppConfig {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     redisUrl: redisUrl(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
-    // At most the 5 s revocation bound of docs/tokens.md#revocation.
-    tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, 5_000),
+    // At most the revocation bound of docs/tokens.md#revocation.
+    tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, REVOCATION_BOUND_MS),
     tls: tlsFiles(env),
   };
 }

@@ -7,9 +7,10 @@ import type { TokenSecrets } from './token-ports.js';
  * Node ≥ 20 fits it.
  */
 export interface WebCrypto {
-  getRandomValues<T extends Uint8Array>(array: T): T;
+  // Over ArrayBuffer, not SharedArrayBuffer: that is what DOM's Crypto accepts.
+  getRandomValues<T extends Uint8Array<ArrayBuffer>>(array: T): T;
   randomUUID(): string;
-  readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> };
+  readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> };
 }
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -41,7 +42,7 @@ function base64url(bytes: Uint8Array): string {
 }
 
 /** UTF-8 as TextEncoder and Node write it: an unpaired surrogate becomes U+FFFD. */
-function utf8(text: string): Uint8Array {
+function utf8(text: string): Uint8Array<ArrayBuffer> {
   const bytes: number[] = [];
   for (const character of text) {
     let code = character.codePointAt(0)!;

@@ -57,6 +57,9 @@ describe('@plantstore/domain as a packed tarball', () => {
   it('ships exactly the compiled form of each source file: nothing stale, nothing missing', () => {
     const compiled = files.filter((file) => file.startsWith('dist/') && file.endsWith('.js')).map((file) => file.slice('dist/'.length, -'.js'.length));
     const sources = files.filter((file) => file.startsWith('src/')).map((file) => file.slice('src/'.length, -'.ts'.length));
+    // tsc never deletes the output of a removed source file; a publish must not carry it.
+    const stale = compiled.filter((module) => !sources.includes(module));
+    if (stale.length > 0) throw new Error(`dist/ holds output of removed sources (${stale.join(', ')}): rm -rf packages/domain/dist && pnpm build`);
     expect(compiled).toEqual(sources);
     for (const module of compiled) {
       expect(files).toEqual(expect.arrayContaining([`dist/${module}.js.map`, `dist/${module}.d.ts`, `dist/${module}.d.ts.map`]));

@@ -40,7 +40,8 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
         await tokens.add(storedToken({ expiresAt: undefined }));
         const found = await tokens.findByHash(storedToken().hash);
         for (const field of ['expiresAt', 'revokedAt'] as const) {
-          ensure(found !== undefined && Object.hasOwn(found, field) && found[field] === undefined, `${field} is present and undefined, got ${show(found?.[field] ?? null)}`);
+          const got = found === undefined ? 'no token' : Object.hasOwn(found, field) ? show(found[field]) : 'no such property';
+          ensure(found !== undefined && Object.hasOwn(found, field) && found[field] === undefined, `${field} is present and undefined, got ${got}`);
         }
       },
     },

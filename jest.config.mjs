@@ -19,6 +19,7 @@ export default {
     ...Object.fromEntries(
       Object.entries(workspace).map(([name, dir]) => [`^@plantstore/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
     ),
+    '^@plantstore/domain/testing$': '<rootDir>/packages/domain/src/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '@plantstore/adapters-http';
 import { parseDatabaseUrl, type DatabaseConfig } from '@plantstore/adapters-persistence';
+import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import { repositoryRoot } from './repository-root.js';
 
 export interface AppConfig {
@@ -46,8 +47,8 @@ export function loadConfig(env: Env): AppConfig {
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 50, 1, 10_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
-    // At most the 5 s revocation bound of docs/tokens.md#revocation.
-    tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, 5_000),
+    // At most the revocation bound of docs/tokens.md#revocation.
+    tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, REVOCATION_BOUND_MS),
     tls: tlsFiles(env),
   };
 }

@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { AUTHENTICATE_TOKEN, CREATE_PLANT, HTTP_OPTIONS, READINESS_PROBE, RedisLimiterStorage, type HttpOptions, type ReadinessProbe } from '@plantstore/adapters-http';
-import { nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
-import { AuthenticateToken, CachingTokenRepository, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
+import { CachingTokenRepository, nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
+import { AuthenticateToken, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
 import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';

@@ -38,7 +38,7 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
     await new TypeOrmTokenRepository(t.dataSource).add({
       id: 'expired-token',
       name: 'expired',
-      hash: nodeTokenSecrets.hash(expired),
+      hash: await nodeTokenSecrets.hash(expired),
       scopes: ['plants:write'],
       createdAt: new Date(Date.now() - 60_000),
       expiresAt: new Date(Date.now() - 1_000),

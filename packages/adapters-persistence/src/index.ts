@@ -1,3 +1,4 @@
+export * from './caching-token-repository.js';
 export * from './create-data-source.js';
 export * from './database-config.js';
 export * from './node-token-secrets.js';

@@ -1,9 +1,15 @@
 import { TypeOrmPlantRepository, migrations } from '@plantstore/adapters-persistence';
-import { CreatePlant } from '@plantstore/domain';
+import { CreatePlant, Plant, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines, type TestStore } from './engines.js';
 import { fixedClock } from './support/fixed-clock.js';
 import { plantRows } from './support/rows.js';
+
+function plant(input: NewPlantInput): Plant {
+  const parsed = Plant.parse(input);
+  if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
+  return parsed.plant;
+}
 
 async function appliedMigrations(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ name: string }> = await dataSource.query('SELECT name FROM migrations ORDER BY id');
@@ -40,7 +46,7 @@ describe.each(testEngines())('opening and reopening a $name store', (engine) => 
   it('keeps committed plants after the store is closed and opened again', async () => {
     const first = await openStore();
     await new CreatePlant(new TypeOrmPlantRepository(first), fixedClock('2025-06-01T00:00:00.000Z')).execute({
-      plant: { id: '9223372036854775807', name: 'survivor', tag: 'durable' },
+      plant: plant({ id: '9223372036854775807', name: 'survivor', tag: 'durable' }),
     });
     await first.destroy();
 
@@ -51,7 +57,7 @@ describe.each(testEngines())('opening and reopening a $name store', (engine) => 
   it('migrates nothing on reopen: each migration recorded once, the data untouched', async () => {
     const first = await openStore();
     await new CreatePlant(new TypeOrmPlantRepository(first), fixedClock('2025-06-01T00:00:00.000Z')).execute({
-      plant: { id: '1', name: 'kept' },
+      plant: plant({ id: '1', name: 'kept' }),
     });
     await first.destroy();
 

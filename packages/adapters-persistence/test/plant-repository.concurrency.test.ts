@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_BATCH, TypeOrmPlantRepository } from '@plantstore/adapters-persistence';
-import { CreatePlant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
+import { CreatePlant, Plant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from './engines.js';
 import { fixedClock } from './support/fixed-clock.js';
@@ -8,8 +8,16 @@ import { useFreshStore } from './support/use-store.js';
 
 const clock = fixedClock('2025-06-01T12:00:00.000Z');
 
-function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH): CreatePlant {
-  return new CreatePlant(new TypeOrmPlantRepository(dataSource, maxBatch), clock);
+/** CreatePlant over a fresh repository, taking inputs as the HTTP adapter does: parsed first. */
+function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH) {
+  const createPlant = new CreatePlant(new TypeOrmPlantRepository(dataSource, maxBatch), clock);
+  return {
+    async execute({ plant, createdByTokenId }: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult> {
+      const parsed = Plant.parse(plant);
+      if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
+      return createPlant.execute({ plant: parsed.plant, createdByTokenId });
+    },
+  };
 }
 
 /** Outcome of each concurrent call, in submission order: 'created', 'replayed' or 'conflict'. */

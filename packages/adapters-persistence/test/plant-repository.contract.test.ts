@@ -1,5 +1,6 @@
 import { TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
-import { CreatePlant, PlantConflictError, type NewPlantInput } from '@plantstore/domain';
+import { CreatePlant, Plant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
+import { plantBatchRepositoryContract, plantRepositoryContract } from '@plantstore/domain/testing';
 import { testEngines } from './engines.js';
 import { fixedClock } from './support/fixed-clock.js';
 import { clearStore, plantRows, provenanceRows } from './support/rows.js';
@@ -7,13 +8,32 @@ import { useFreshStore } from './support/use-store.js';
 
 const NOW = '2025-06-01T12:34:56.789Z';
 
+// The domain's port contracts, on each engine: the same checks the in-memory fakes pass.
+describe.each(testEngines())('TypeOrmPlantRepository holds to the plant port contracts on $name', (engine) => {
+  const open = useFreshStore(engine);
+  const empty = async () => {
+    await clearStore(open().dataSource);
+    return new TypeOrmPlantRepository(open().dataSource);
+  };
+  describe('PlantRepository', () => {
+    for (const check of plantRepositoryContract({ empty })) it(check.name, check.run);
+  });
+  describe('PlantBatchRepository', () => {
+    // The plant → api_token foreign key refuses a creator that does not exist.
+    const refusedProvenance = { createdByTokenId: 'no-such-token', createdAt: new Date(NOW) };
+    for (const check of plantBatchRepositoryContract({ empty, refusedProvenance })) it(check.name, check.run);
+  });
+});
+
 describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
   const open = useFreshStore(engine);
-  let createPlant: CreatePlant;
+  let createPlant: { execute(command: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult> };
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
-    createPlant = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), fixedClock(NOW));
+    const useCase = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), fixedClock(NOW));
+    // Inputs parsed first, as the HTTP adapter and the CLI do.
+    createPlant = { execute: async ({ plant, createdByTokenId }) => useCase.execute({ plant: parsed(plant), createdByTokenId }) };
   });
 
   describe('64-bit ids', () => {
@@ -106,3 +126,9 @@ describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
     );
   });
 });
+
+function parsed(input: NewPlantInput): Plant {
+  const result = Plant.parse(input);
+  if (!result.ok) throw new Error(`test plant is invalid: ${JSON.stringify(result.violations)}`);
+  return result.plant;
+}

@@ -1,20 +1,47 @@
-export * from './api-token.js';
-export * from './authenticate-token.js';
-export * from './caching-token-repository.js';
-export * from './clock.js';
-export * from './create-plant.js';
-export * from './errors.js';
-export * from './export-plants.js';
-export * from './field-violation.js';
-export * from './import-plants.js';
-export * from './issue-token.js';
-export * from './manage-tokens.js';
-export * from './new-plant-shape.js';
-export * from './plant-id.js';
-export * from './plant-name.js';
-export * from './plant-repository.js';
-export * from './plant-tag.js';
-export * from './plant-text.js';
-export * from './plant.js';
-export * from './scope.js';
-export * from './token-ports.js';
+/**
+ * The public API of @plantstore/domain, chosen name by name (README.md, "Public API"): the
+ * plant and token rules, the use cases, the ports an app implements, and the errors they
+ * throw. Helpers the rules are built from stay inside; test doubles and the port contract
+ * suites are in `@plantstore/domain/testing`.
+ */
+
+// Shared
+export { systemClock, type Clock } from './shared/clock.js';
+export { DomainError, StorageUnavailableError } from './shared/errors.js';
+export type { FieldViolation } from './shared/field-violation.js';
+
+// Plants: rules
+export { Plant, type NewPlantInput, type PlantJson, type PlantParseResult } from './plants/plant.js';
+export { PlantId } from './plants/plant-id.js';
+export { PlantName } from './plants/plant-name.js';
+export { PlantTag } from './plants/plant-tag.js';
+export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
+export { PlantConflictError, PlantValidationError } from './plants/plant-errors.js';
+// Plants: ports
+export type { InsertOutcome, PlantBatchRepository, PlantProvenance, PlantRepository } from './plants/plant-repository.js';
+// Plants: use cases
+export { CreatePlant, type CreatePlantCommand, type CreatePlantResult } from './plants/create-plant.js';
+export {
+  DEFAULT_IMPORT_BATCH_SIZE,
+  ImportPlants,
+  type ImportLine,
+  type ImportListener,
+  type ImportRejection,
+  type ImportResult,
+  type ImportTotals,
+} from './plants/import-plants.js';
+export { ExportPlants } from './plants/export-plants.js';
+
+// Tokens: rules
+export { hasTokenShape, tokenStateAt, TOKEN_PREFIX, type ApiToken, type StoredApiToken, type TokenState } from './tokens/api-token.js';
+export { Principal } from './tokens/principal.js';
+export { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from './tokens/scope.js';
+export { REVOCATION_BOUND_MS } from './tokens/revocation.js';
+export { InvalidTokenRequestError, TokenNotFoundError, TokenSecretsMisconfiguredError } from './tokens/token-errors.js';
+// Tokens: ports, and a Web Crypto implementation of TokenSecrets
+export type { TokenRepository, TokenSecrets } from './tokens/token-ports.js';
+export { webCryptoTokenSecrets, type WebCrypto } from './tokens/web-crypto-token-secrets.js';
+// Tokens: use cases
+export { AuthenticateToken, type AuthenticationFailure, type AuthenticationResult } from './tokens/authenticate-token.js';
+export { IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
+export { ListTokens, RevokeToken } from './tokens/manage-tokens.js';

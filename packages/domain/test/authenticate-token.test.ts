@@ -1,5 +1,5 @@
-import { Principal } from '@plantstore/domain';
-import { tokenFixture } from './fakes/token-fixture.js';
+import { principalForTests } from '@plantstore/domain/testing';
+import { tokenFixture } from './support/token-fixture.js';
 
 const HOUR = 3_600_000;
 
@@ -8,7 +8,7 @@ describe('AuthenticateToken', () => {
     const { issue, authenticate } = tokenFixture();
     const { plaintext, token } = await issue.execute({ name: 'ci', scopes: ['plants:write', 'plants:read'] });
     const result = await authenticate.execute(plaintext);
-    expect(result).toEqual({ ok: true, principal: new Principal(token.id, ['plants:write', 'plants:read']) });
+    expect(result).toEqual({ ok: true, principal: principalForTests(token.id, ['plants:write', 'plants:read']) });
   });
 
   it.each([

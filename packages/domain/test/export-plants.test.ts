@@ -1,5 +1,5 @@
 import { ExportPlants, PlantId } from '@plantstore/domain';
-import { InMemoryPlantRepository } from './fakes/in-memory-plant-repository.js';
+import { InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
 
 async function collect(plants: AsyncIterable<{ id: PlantId }>): Promise<string[]> {

@@ -1,6 +1,5 @@
 import { ImportPlants, NewPlantShape, type ImportLine, type ImportRejection, type ImportTotals } from '@plantstore/domain';
-import { FixedClock } from './fakes/fixed-clock.js';
-import { InMemoryPlantRepository } from './fakes/in-memory-plant-repository.js';
+import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
 
 type Line = ImportLine<string>;
@@ -37,7 +36,7 @@ function setUp(batchSize = 3) {
 }
 
 describe('ImportPlants', () => {
-  it('imports valid lines, counts replays as unchanged, and reports conflicts and invalid lines by line number', async () => {
+  it('imports valid lines, counts replays, and reports conflicts and invalid lines by line number', async () => {
     const { plants, importPlants } = setUp();
     await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '10', name: 'Fern' })), { createdByTokenId: 't', createdAt: new Date() });
     const seen = recorder();
@@ -54,7 +53,7 @@ describe('ImportPlants', () => {
       seen.listener,
     );
 
-    expect(result).toEqual({ imported: 2, unchanged: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
+    expect(result).toEqual({ imported: 2, replayed: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
     // Invalid lines are reported as read, conflicts once their batch is written (here full at line 5).
     expect(seen.rejections.map((r) => [r.entry.line, r.reason, r.message])).toEqual([
       [3, 'invalid', 
@@ -95,11 +94,11 @@ describe('ImportPlants', () => {
     ]);
   });
 
-  it('treats a repeated id inside one batch like a retried create: same content unchanged, other content a conflict', async () => {
+  it('treats a repeated id inside one batch like a retried create: same content replayed, other content a conflict', async () => {
     const { plants, importPlants } = setUp(10);
     const seen = recorder();
     const result = await importPlants.execute(from([plantLine(1, '7', 'Sage'), plantLine(2, '7', 'Sage'), plantLine(3, '7', 'Thyme')]), seen.listener);
-    expect(result).toMatchObject({ imported: 1, unchanged: 1, conflicts: 1, invalid: 0 });
+    expect(result).toMatchObject({ imported: 1, replayed: 1, conflicts: 1, invalid: 0 });
     expect(plants.batches).toEqual([1]);
     expect(seen.rejections.map((r) => r.entry.line)).toEqual([3]);
   });
@@ -109,7 +108,7 @@ describe('ImportPlants', () => {
     const lines = [1, 2, 3, 4].map((n) => plantLine(n, String(n)));
     await importPlants.execute(from(lines), recorder().listener);
     const again = await importPlants.execute(from(lines), recorder().listener);
-    expect(again).toMatchObject({ imported: 0, unchanged: 4, conflicts: 0, invalid: 0 });
+    expect(again).toMatchObject({ imported: 0, replayed: 4, conflicts: 0, invalid: 0 });
     expect(plants.size).toBe(4);
   });
 
@@ -126,7 +125,7 @@ describe('ImportPlants', () => {
     expect(plants.size).toBe(2);
 
     const resumed = await importPlants.execute(from(lines), recorder().listener);
-    expect(resumed).toMatchObject({ imported: 3, unchanged: 2, interrupted: false });
+    expect(resumed).toMatchObject({ imported: 3, replayed: 2, interrupted: false });
   });
 
   it('fails as the store fails, after the batches already durable', async () => {

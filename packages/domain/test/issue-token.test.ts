@@ -1,6 +1,6 @@
-import { InvalidTokenRequestError, IssueToken, hasTokenShape } from '@plantstore/domain';
-import { FixedClock } from './fakes/fixed-clock.js';
-import { tokenFixture } from './fakes/token-fixture.js';
+import { AuthenticateToken, InvalidTokenRequestError, IssueToken, TokenSecretsMisconfiguredError, hasTokenShape, type TokenSecrets } from '@plantstore/domain';
+import { DeterministicTokenSecrets, FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
+import { tokenFixture } from './support/token-fixture.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -75,7 +75,7 @@ describe('IssueToken', () => {
     const { plaintext, token } = await issue.execute({ name: 'ci' });
     const [row, ...others] = tokens.rawRows();
     expect(others).toEqual([]);
-    expect(row).toEqual({ ...token, hash: secrets.hash(plaintext) });
+    expect(row).toEqual({ ...token, hash: await secrets.hash(plaintext) });
     // Searched through every stored value, not just the fields known today.
     expect(JSON.stringify(tokens.rawRows())).not.toContain(plaintext.slice('pst_'.length));
   });
@@ -98,5 +98,31 @@ describe('IssueToken', () => {
     const result = await authenticate.execute(plaintext);
     expect(result.ok && result.principal.tokenId).toBe(token.id);
     expect(result.ok && result.principal.scopes).toEqual(['plants:read']);
+  });
+
+  describe('a token generator whose tokens could never authenticate', () => {
+    const good = new DeterministicTokenSecrets();
+    // Each is what a plausible mistake in a TokenSecrets implementation would produce.
+    it.each([
+      ['base64 instead of base64url', () => `pst_${'+/'.repeat(21)}A`],
+      ['base64 with padding', () => `pst_${'A'.repeat(43)}=`],
+      ['no prefix', () => 'A'.repeat(47)],
+      ['16 bytes instead of 32', () => `pst_${'A'.repeat(22)}`],
+    ])('is refused (%s) before anything is stored, without quoting the token', async (_label, generateToken) => {
+      const tokens = new InMemoryTokenRepository();
+      const broken: TokenSecrets = { generateToken, generateId: () => good.generateId(), hash: (token) => good.hash(token) };
+      const issue = new IssueToken(tokens, broken, new FixedClock());
+      const failure = await issue.execute({ name: 'ci' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(TokenSecretsMisconfiguredError);
+      expect(failure).toMatchObject({ code: 'TOKEN_SECRETS_MISCONFIGURED' });
+      expect((failure as Error).message).not.toContain(generateToken());
+      expect(tokens.rawRows()).toEqual([]);
+      // What would have happened: AuthenticateToken calls such a token malformed.
+      const authenticate = new AuthenticateToken(tokens, broken, new FixedClock());
+      await expect(authenticate.execute(generateToken())).resolves.toEqual({ ok: false, reason: 'malformed' });
+    });
   });
 });

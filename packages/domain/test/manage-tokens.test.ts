@@ -1,5 +1,5 @@
 import { TokenNotFoundError } from '@plantstore/domain';
-import { tokenFixture } from './fakes/token-fixture.js';
+import { tokenFixture } from './support/token-fixture.js';
 
 describe('RevokeToken', () => {
   it('refuses an unknown id with TokenNotFoundError naming it', async () => {
@@ -17,8 +17,8 @@ describe('RevokeToken', () => {
     expect((await list.execute()).map((t) => t.revokedAt)).toEqual([revokedAt]);
   });
 
-  // The "first time wins" rule is the TokenRepository port's; the fake follows it and the
-  // real adapter is held to it in adapters-persistence/test/token-repository.contract.test.ts.
+  // The "first time wins" rule is the TokenRepository port's: tokenRepositoryContract (in
+  // @plantstore/domain/testing) holds the fake and the real adapter to it alike.
   it('accepts revoking twice and keeps the first revocation time', async () => {
     const { issue, revoke, list, clock } = tokenFixture();
     const { token } = await issue.execute({ name: 'ci' });

@@ -1,4 +1,6 @@
-import { PLANT_ID_RANGE_MESSAGE, PlantId, type FieldViolation } from '@plantstore/domain';
+import { PlantId, type FieldViolation } from '@plantstore/domain';
+
+const PLANT_ID_RANGE_MESSAGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;

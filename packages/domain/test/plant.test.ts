@@ -69,6 +69,25 @@ describe('Plant.hasSameContentAs', () => {
   });
 });
 
+describe('Plant.toJSON: the plain, serialisable form', () => {
+  it('gives the id as exact decimal text, and the name and tag as stored', () => {
+    const plant = validPlant(PlantInputMother.withTag('Araceae', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }));
+    expect(plant.toJSON()).toEqual({ id: '9007199254740993', name: 'Monstera\u00A0🌵', tag: 'Araceae' });
+    expect(JSON.parse(JSON.stringify(plant))).toEqual({ id: '9007199254740993', name: 'Monstera\u00A0🌵', tag: 'Araceae' });
+  });
+
+  it('leaves the tag out when there is none, and keeps the int64 ends exact', () => {
+    expect(JSON.stringify(validPlant(PlantInputMother.valid({ id: PlantId.MIN })))).toBe('{"id":"-9223372036854775808","name":"Monstera deliciosa"}');
+    expect(JSON.stringify({ id: validPlant(PlantInputMother.valid({ id: PlantId.MAX })).id })).toBe('{"id":"9223372036854775807"}');
+  });
+
+  it('reads back through Plant.parse as the same plant', () => {
+    const plant = validPlant(PlantInputMother.withTag(' Araceae ', { id: '-42' }));
+    const again = Plant.parse(JSON.parse(JSON.stringify(plant)));
+    expect(again.ok && again.plant.hasSameContentAs(plant)).toBe(true);
+  });
+});
+
 describe('Plant.fromStored', () => {
   it('reads a NULL tag as no tag', () => {
     const plant = Plant.fromStored(PlantId.fromStored('42'), 'Aloe', null);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { countCodePoints, Plant, PlantId, PlantName, PlantTag, textViolations } from '@plantstore/domain';
+import { Plant, PlantId, PlantName, PlantTag } from '@plantstore/domain';
+import { countCodePoints, textViolations } from '@plantstore/domain/testing';
 import { boundaryInteger, hostileText, idLiteral, renderScaled, scaledShape } from './support/arbitraries.js';
 import { idProblem, INT64_MAX, INT64_MIN, integerOfLiteral, NAME_MAX, RANGE_MESSAGE, TAG_MAX, textProblems } from './support/oracle.js';
 

@@ -159,7 +159,8 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 }
 
 function report(result: ImportResult, seconds: number, json: boolean, rejects: RejectsFile<Source> | undefined): void {
-  const { imported, unchanged, conflicts, invalid, lines, interrupted } = result;
+  // The domain's `replayed` is printed as `unchanged`: the word (and JSON key) users already script against.
+  const { imported, replayed: unchanged, conflicts, invalid, lines, interrupted } = result;
   if (json) {
     printJson({ imported, unchanged, conflicts, invalid, seconds: Number(seconds.toFixed(3)), lines, interrupted });
     return;

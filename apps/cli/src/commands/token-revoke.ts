@@ -1,9 +1,10 @@
+import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import type { Command } from '../command.js';
 import { parseOptions, UsageError, usageHint } from '../command.js';
 import { printLines } from '../output.js';
 
-// The verification cache bound of the server (docs/tokens.md#revocation); stated here so operators know when it bites.
-const REVOCATION_BOUND_SECONDS = 5;
+// The servers' revocation bound (docs/tokens.md#revocation), told to operators so they know when it bites.
+const REVOCATION_BOUND_SECONDS = REVOCATION_BOUND_MS / 1000;
 
 export const tokenRevoke: Command = {
   name: 'token revoke',

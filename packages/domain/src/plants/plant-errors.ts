@@ -1,0 +1,19 @@
+import { DomainError } from '../shared/errors.js';
+import { describeViolations, type FieldViolation } from '../shared/field-violation.js';
+import type { PlantId } from './plant-id.js';
+
+/** The message is the one a client sees, whether the plant came over HTTP or from an import file. */
+export class PlantValidationError extends DomainError {
+  readonly code = 'PLANT_INVALID';
+  constructor(readonly violations: readonly FieldViolation[]) {
+    super(`The plant is invalid: ${describeViolations(violations)}.`);
+  }
+}
+
+/** The id is taken by a plant with another name or tag; the stored plant is unchanged. */
+export class PlantConflictError extends DomainError {
+  readonly code = 'PLANT_CONFLICT';
+  constructor(readonly id: PlantId) {
+    super(`A plant with id ${id} already exists with a different name or tag; choose another id.`);
+  }
+}

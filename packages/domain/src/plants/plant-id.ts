@@ -1,0 +1,74 @@
+import type { FieldViolation } from '../shared/field-violation.js';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const MAX_INT64_DIGITS = 19;
+const JSON_NUMBER = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+export const PLANT_ID_RANGE_MESSAGE =
+  'id must be an integer between -9223372036854775808 and 9223372036854775807';
+
+/**
+ * The client-chosen identity of a plant: an exact signed 64-bit integer. Two PlantId objects
+ * with the same value are the same id: compare with `equals`, key maps by `value` (a bigint)
+ * or `toString()`, never by the object.
+ */
+export class PlantId {
+  static readonly MIN = INT64_MIN;
+  static readonly MAX = INT64_MAX;
+
+  private constructor(readonly value: bigint) {}
+
+  static fromBigInt(value: bigint): PlantId | FieldViolation {
+    if (value < INT64_MIN || value > INT64_MAX) return { field: 'id', message: PLANT_ID_RANGE_MESSAGE };
+    return new PlantId(value);
+  }
+
+  /**
+   * Reads a JSON number literal exactly. Any literal that denotes an integer is accepted
+   * (`1.0`, `1e2`, `-0`); exponents are compared, never expanded, so `1e1000000000` is
+   * refused without building a billion-digit number.
+   */
+  static fromLiteral(literal: string): PlantId | FieldViolation {
+    const value = integerValueOf(literal);
+    return value === undefined ? { field: 'id', message: PLANT_ID_RANGE_MESSAGE } : PlantId.fromBigInt(value);
+  }
+
+  /** Trusted input from storage: the decimal text the adapter read back. */
+  static fromStored(decimal: string | bigint): PlantId {
+    const id = PlantId.fromBigInt(BigInt(decimal));
+    if (!(id instanceof PlantId)) throw new RangeError(`stored plant id ${decimal} is outside int64`);
+    return id;
+  }
+
+  equals(other: PlantId): boolean {
+    return this.value === other.value;
+  }
+
+  /** The exact decimal text, e.g. `"-9223372036854775808"`. */
+  toString(): string {
+    return this.value.toString();
+  }
+
+  /** JSON has no int64: the id serialises as its decimal text, never as a rounded number. */
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+/** The integer a JSON number literal denotes, or undefined when it is a fraction or exceeds int64 digits. */
+function integerValueOf(literal: string): bigint | undefined {
+  const match = JSON_NUMBER.exec(literal);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return 0n;
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailingZeros);
+  // A huge exponent becomes ±Infinity here, which the checks below refuse without expanding it.
+  const exponent = Number(exponentText) - fraction.length + trailingZeros;
+  if (exponent < 0) return undefined;
+  if (digits.length + exponent > MAX_INT64_DIGITS) return undefined;
+  const magnitude = BigInt(digits) * 10n ** BigInt(exponent);
+  return sign === '-' ? -magnitude : magnitude;
+}

@@ -17,7 +17,7 @@ const SQLITE_PAGE_CACHE_KIB = 2_000;
  */
 export function createDataSource(config: DatabaseConfig): DataSource {
   const common = {
-    entities: [PlantSchema, ApiTokenSchema],
+    entities: [PlantSchema[config.engine], ApiTokenSchema[config.engine]],
     migrations,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,

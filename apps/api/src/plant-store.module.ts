@@ -4,7 +4,7 @@ import { nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenR
 import { AuthenticateToken, CachingTokenRepository, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
-import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
+import { CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
 
 /** Closes the database (and Redis) after the HTTP server has stopped and in-flight requests finished. */
 class ConnectionCloser implements OnApplicationShutdown {
@@ -26,7 +26,6 @@ export class PlantStoreModule {
     return {
       module: PlantStoreModule,
       providers: [
-        { provide: APP_CONFIG, useValue: config },
         { provide: DATA_SOURCE, useFactory: () => openDataSource(config.database) },
         { provide: CLOCK, useValue: systemClock },
         {
@@ -77,7 +76,7 @@ export class PlantStoreModule {
         },
         ConnectionCloser,
       ],
-      exports: [APP_CONFIG, DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
+      exports: [DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
     };
   }
 }

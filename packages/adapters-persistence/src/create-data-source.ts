@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
-import type { DatabaseConfig } from './database-config.js';
+import type { DatabaseConfig, Engine } from './database-config.js';
 import { migrations } from './migrations/index.js';
 import { clientWithQueryDeadline } from './postgres-client.js';
 import { ApiTokenSchema } from './schema/api-token.schema.js';
@@ -112,6 +112,6 @@ async function migrateUnderLock(dataSource: DataSource): Promise<void> {
   }
 }
 
-export function engineOf(dataSource: DataSource): 'sqlite' | 'postgres' {
+export function engineOf(dataSource: DataSource): Engine {
   return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
 }

@@ -11,6 +11,8 @@ export type DatabaseConfig =
       readonly connectTimeoutMs: number;
     };
 
+export type Engine = DatabaseConfig['engine'];
+
 /** The database of a checkout when DATABASE_URL is unset, under its repository root. */
 export const DEFAULT_SQLITE_FILE = 'data/plantstore.sqlite';
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;

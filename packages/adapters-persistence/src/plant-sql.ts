@@ -1,4 +1,5 @@
 import type { PlantId } from '@plantstore/domain';
+import type { Engine } from './database-config.js';
 
 /** One statement with its parameters, ready for `DataSource.query`. */
 export interface Statement {
@@ -42,7 +43,7 @@ interface Dialect {
   bindId(id: PlantId): unknown;
 }
 
-const DIALECTS: Record<'sqlite' | 'postgres', Dialect> = {
+const DIALECTS: Record<Engine, Dialect> = {
   // better-sqlite3 binds a bigint as a 64-bit integer.
   sqlite: { placeholder: () => '?', bindId: (id) => id.value },
   // node-postgres sends the decimal text, which the server reads as bigint.
@@ -54,7 +55,7 @@ const DIALECTS: Record<'sqlite' | 'postgres', Dialect> = {
 // ordered by the text, -9223372036854775808 would come after -1.
 const SELECT_PLANT = 'SELECT CAST(plant.id AS TEXT) AS id, plant.name AS name, plant.tag AS tag FROM plant';
 
-export function plantSqlFor(engine: 'sqlite' | 'postgres'): PlantSql {
+export function plantSqlFor(engine: Engine): PlantSql {
   const dialect = DIALECTS[engine];
   return {
     insertIfAbsent: (rows) =>

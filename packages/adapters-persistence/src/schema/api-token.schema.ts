@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
-import { COLUMN_TYPES, type Engine } from './column-types.js';
+import type { Engine } from '../database-config.js';
+import { COLUMN_TYPES } from './column-types.js';
 
 export interface ApiTokenRow {
   id: string;

@@ -1,6 +1,4 @@
-import type { DatabaseConfig } from '../database-config.js';
-
-export type Engine = DatabaseConfig['engine'];
+import type { Engine } from '../database-config.js';
 
 /**
  * The column types that differ by engine, as the migrations create them: PostgreSQL keeps

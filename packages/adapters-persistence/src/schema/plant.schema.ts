@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
-import { COLUMN_TYPES, type Engine } from './column-types.js';
+import type { Engine } from '../database-config.js';
+import { COLUMN_TYPES } from './column-types.js';
 
 /**
  * A plant as stored: the row shape, kept apart from the domain's Plant. The repository reads

@@ -15,7 +15,7 @@ const SQLITE_PAGE_CACHE_KIB = 2_000;
  * SQLite: WAL with synchronous=FULL, so a commit has reached the disk (fsync of the WAL)
  * before the caller is answered; NORMAL would lose the last commits on power failure.
  */
-export function createDataSource(config: DatabaseConfig): DataSource {
+function createDataSource(config: DatabaseConfig): DataSource {
   const common = {
     entities: [PlantSchema[config.engine], ApiTokenSchema[config.engine]],
     migrations,

@@ -1,6 +1,12 @@
-import { isAbsolute, resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '@plantstore/adapters-http';
-import { parseDatabaseUrl, type DatabaseConfig } from '@plantstore/adapters-persistence';
+import {
+  databaseConfigFor,
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_POOL_SIZE,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+  DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
+  type DatabaseConfig,
+} from '@plantstore/adapters-persistence';
 import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import { repositoryRoot } from './repository-root.js';
 
@@ -70,21 +76,16 @@ function tlsFiles(env: Env): AppConfig['tls'] {
 
 function databaseFrom(env: Env): DatabaseConfig {
   const tuning = {
-    sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
-    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1_000),
-    pgStatementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
-    pgConnectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 2_000, 100, 600_000),
+    sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', DEFAULT_SQLITE_BUSY_TIMEOUT_MS, 0, 600_000),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', DEFAULT_PG_POOL_SIZE, 1, 1_000),
+    pgStatementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', DEFAULT_PG_STATEMENT_TIMEOUT_MS, 100, 600_000),
+    pgConnectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', DEFAULT_PG_CONNECT_TIMEOUT_MS, 100, 600_000),
   };
-  let config: DatabaseConfig;
   try {
-    config = parseDatabaseUrl(env['DATABASE_URL'], resolve(repositoryRoot, 'data/plantstore.sqlite'), tuning);
+    return databaseConfigFor(env['DATABASE_URL'], repositoryRoot, tuning);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  if (config.engine === 'sqlite' && config.path !== ':memory:' && !isAbsolute(config.path)) {
-    return { ...config, path: resolve(config.path) };
-  }
-  return config;
 }
 
 function text(env: Env, name: string, fallback: string): string {

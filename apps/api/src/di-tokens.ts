@@ -1,5 +1,4 @@
 /** DI tokens of the ports and infrastructure bound in PlantStoreModule. */
-export const APP_CONFIG = Symbol('AppConfig');
 export const DATA_SOURCE = Symbol('DataSource');
 export const PLANT_REPOSITORY = Symbol('PlantRepository');
 export const TOKEN_REPOSITORY = Symbol('TokenRepository');

@@ -4,7 +4,7 @@ import { CachingTokenRepository, nodeTokenSecrets, openDataSource, TypeOrmPlantR
 import { AuthenticateToken, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
-import { APP_CONFIG, CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
+import { CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
 
 /** While Redis fails, one request per second tries it again; the others skip it. */
 const REDIS_RETRY_INTERVAL_MS = 1_000;
@@ -29,7 +29,6 @@ export class PlantStoreModule {
     return {
       module: PlantStoreModule,
       providers: [
-        { provide: APP_CONFIG, useValue: config },
         { provide: DATA_SOURCE, useFactory: () => openDataSource(config.database) },
         { provide: CLOCK, useValue: systemClock },
         {
@@ -89,7 +88,7 @@ export class PlantStoreModule {
         },
         ConnectionCloser,
       ],
-      exports: [APP_CONFIG, DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
+      exports: [DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
     };
   }
 }

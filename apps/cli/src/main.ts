@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
+import { databaseConfigFor, DEFAULT_SQLITE_FILE } from '@plantstore/adapters-persistence';
 import { InvalidTokenRequestError, StorageUnavailableError, TokenNotFoundError } from '@plantstore/domain';
 import { ExitCode, PROGRAM, UsageError, usageHint, type Command } from './command.js';
 import { plantsExport } from './commands/plants-export.js';
@@ -7,14 +8,14 @@ import { plantsImport } from './commands/plants-import.js';
 import { tokenCreate } from './commands/token-create.js';
 import { tokenList } from './commands/token-list.js';
 import { tokenRevoke } from './commands/token-revoke.js';
-import { databaseConfigFrom, openStore } from './open-store.js';
+import { openStore } from './open-store.js';
 
 /** Every command, by the words that select it; a new command is one more entry. */
 const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]));
 
-// This file runs as apps/cli/dist/main.js: the repository root is three levels up, wherever
-// the operator stands (docs/operations.md#configuration: the default database belongs to the checkout, not to the cwd).
-const DEFAULT_SQLITE_PATH = fileURLToPath(new URL('../../../data/plantstore.sqlite', import.meta.url));
+// This file runs as apps/cli/dist/main.js: the checkout it belongs to is three levels up,
+// wherever the operator stands; its default database is there (databaseConfigFor).
+const REPOSITORY_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const { ok: EXIT_OK, failed: EXIT_FAILED, usage: EXIT_USAGE } = ExitCode;
 
@@ -96,7 +97,7 @@ function programHelp(): string {
     'Environment:',
     '  DATABASE_URL      postgres://… or postgresql://… selects PostgreSQL; sqlite:<path> selects SQLite',
     '                    (a relative path is taken from the current directory); unset: SQLite at',
-    '                    data/plantstore.sqlite under the repository root. Migrations are applied on open.',
+    `                    ${DEFAULT_SQLITE_FILE} under the repository root. Migrations are applied on open.`,
     '  PLANTSTORE_DEBUG  set to 1 to print stack traces of failures',
     '',
     'Exit status: 0 success, 1 the operation failed (for example an unknown token id, an',
@@ -114,7 +115,7 @@ function commandHelp(command: Command): string {
 
 function databaseConfig() {
   try {
-    return databaseConfigFrom(process.env, DEFAULT_SQLITE_PATH);
+    return databaseConfigFor(process.env['DATABASE_URL'], REPOSITORY_ROOT);
   } catch (error) {
     // parseDatabaseUrl's message names DATABASE_URL and never echoes the value (it may hold a password).
     throw new UsageError(error instanceof Error ? error.message : String(error), `See DATABASE_URL in '${PROGRAM} --help'.`);

@@ -1,8 +1,6 @@
-import { resolve } from 'node:path';
 import {
   nodeTokenSecrets,
   openDataSource,
-  parseDatabaseUrl,
   redactDatabaseUrl,
   TypeOrmPlantRepository,
   TypeOrmTokenRepository,
@@ -29,14 +27,6 @@ export interface Store {
   readonly exportPlants: ExportPlants;
   /** Destroys the DataSource; always called before the process exits. */
   close(): Promise<void>;
-}
-
-/** Reads DATABASE_URL once; throws a plain Error naming the variable when it is malformed. */
-export function databaseConfigFrom(env: NodeJS.ProcessEnv, defaultSqlitePath: string): DatabaseConfig {
-  const config = parseDatabaseUrl(env['DATABASE_URL'], defaultSqlitePath);
-  // `sqlite:relative/path` means relative to where the operator stands, whatever the driver does.
-  if (config.engine === 'sqlite' && config.path !== ':memory:') return { ...config, path: resolve(config.path) };
-  return config;
 }
 
 /** Composition root of the CLI: the same adapters as the server, without Nest. */

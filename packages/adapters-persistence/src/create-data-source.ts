@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
-import type { DatabaseConfig } from './database-config.js';
+import type { DatabaseConfig, Engine } from './database-config.js';
 import { migrations } from './migrations/index.js';
 import { clientWithQueryDeadline } from './postgres-client.js';
 import { ApiTokenSchema } from './schema/api-token.schema.js';
@@ -15,9 +15,9 @@ const SQLITE_PAGE_CACHE_KIB = 2_000;
  * SQLite: WAL with synchronous=FULL, so a commit has reached the disk (fsync of the WAL)
  * before the caller is answered; NORMAL would lose the last commits on power failure.
  */
-export function createDataSource(config: DatabaseConfig): DataSource {
+function createDataSource(config: DatabaseConfig): DataSource {
   const common = {
-    entities: [PlantSchema, ApiTokenSchema],
+    entities: [PlantSchema[config.engine], ApiTokenSchema[config.engine]],
     migrations,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
@@ -112,6 +112,6 @@ async function migrateUnderLock(dataSource: DataSource): Promise<void> {
   }
 }
 
-export function engineOf(dataSource: DataSource): 'sqlite' | 'postgres' {
+export function engineOf(dataSource: DataSource): Engine {
   return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
 }

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /** Where the data lives, decided once from DATABASE_URL (docs/operations.md#configuration). */
 export type DatabaseConfig =
   | { readonly engine: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
@@ -9,6 +11,10 @@ export type DatabaseConfig =
       readonly connectTimeoutMs: number;
     };
 
+export type Engine = DatabaseConfig['engine'];
+
+/** The database of a checkout when DATABASE_URL is unset, under its repository root. */
+export const DEFAULT_SQLITE_FILE = 'data/plantstore.sqlite';
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 export const DEFAULT_PG_POOL_SIZE = 10;
 export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 5_000;
@@ -40,10 +46,21 @@ export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: str
   if (url.startsWith('sqlite:')) {
     // sqlite:data/x, sqlite:/abs/x, and the URL-style sqlite://data/x and sqlite:///abs/x.
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (path === '') throw new Error('DATABASE_URL sqlite: needs a file path, for example sqlite:data/plantstore.sqlite');
+    if (path === '') throw new Error(`DATABASE_URL sqlite: needs a file path, for example sqlite:${DEFAULT_SQLITE_FILE}`);
     return { engine: 'sqlite', path, busyTimeoutMs };
   }
   throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+}
+
+/**
+ * DATABASE_URL as both apps read it: unset, the default database belongs to the checkout at
+ * `repositoryRoot`, wherever the operator stands; `sqlite:relative/path` is taken from the
+ * current directory, whatever the driver would do (docs/operations.md#configuration).
+ */
+export function databaseConfigFor(url: string | undefined, repositoryRoot: string, tuning: DatabaseTuning = {}): DatabaseConfig {
+  const config = parseDatabaseUrl(url, resolve(repositoryRoot, DEFAULT_SQLITE_FILE), tuning);
+  if (config.engine === 'sqlite' && config.path !== ':memory:') return { ...config, path: resolve(config.path) };
+  return config;
 }
 
 /** A URL fit for logs: the password is replaced. */

@@ -1,5 +1,6 @@
 import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
 import type { DataSource, Repository } from 'typeorm';
+import { engineOf } from './create-data-source.js';
 import { ApiTokenSchema, type ApiTokenRow } from './schema/api-token.schema.js';
 import { translateStorageError } from './storage-errors.js';
 
@@ -7,7 +8,7 @@ export class TypeOrmTokenRepository implements TokenRepository {
   private readonly rows: Repository<ApiTokenRow>;
 
   constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ApiTokenSchema);
+    this.rows = dataSource.getRepository(ApiTokenSchema[engineOf(dataSource)]);
   }
 
   async add(token: StoredApiToken): Promise<void> {

@@ -1,0 +1,87 @@
+import type { PlantId } from '@plantstore/domain';
+import type { Engine } from './database-config.js';
+
+/** One statement with its parameters, ready for `DataSource.query`. */
+export interface Statement {
+  readonly sql: string;
+  readonly parameters: unknown[];
+}
+
+/** A plant row to insert, as the plant table takes it. */
+export interface NewPlantRow {
+  readonly id: PlantId;
+  readonly name: string;
+  readonly tag: string | null;
+  readonly createdByTokenId: string | null;
+  /** ISO-8601; PostgreSQL casts it to timestamptz, SQLite keeps the text. */
+  readonly createdAt: string;
+}
+
+/** What the SELECTs below return: the id as decimal text, so no driver reads it through Number. */
+export interface StoredPlantRow {
+  readonly id: string;
+  readonly name: string;
+  readonly tag: string | null;
+}
+
+/**
+ * The plant table's statements in one engine's dialect. Raw SQL on purpose: TypeORM's insert
+ * builder has no portable ON CONFLICT … RETURNING, and on SQLite it writes numeric ids into the
+ * SQL text instead of binding them. Ids are always bound as parameters and read back as text.
+ */
+export interface PlantSql {
+  /** Inserts the rows whose id is free; the result rows are `{ id }` (text) of those inserted, in no set order. */
+  insertIfAbsent(rows: readonly NewPlantRow[]): Statement;
+  /** The stored rows among `ids` (at least one), in no set order. */
+  selectByIds(ids: readonly PlantId[]): Statement;
+  /** Keyset page: up to `limit` rows with an id above `after` (from the lowest when undefined), ascending by id. */
+  selectPage(after: PlantId | undefined, limit: number): Statement;
+}
+
+interface Dialect {
+  placeholder(position: number): string;
+  bindId(id: PlantId): unknown;
+}
+
+const DIALECTS: Record<Engine, Dialect> = {
+  // better-sqlite3 binds a bigint as a 64-bit integer.
+  sqlite: { placeholder: () => '?', bindId: (id) => id.value },
+  // node-postgres sends the decimal text, which the server reads as bigint.
+  postgres: { placeholder: (position) => `$${position}`, bindId: (id) => id.toString() },
+};
+
+// Read ids as text: both drivers would otherwise round values beyond 2^53 through Number.
+// The text column is named id too, so conditions and order name the table's column, plant.id:
+// ordered by the text, -9223372036854775808 would come after -1.
+const SELECT_PLANT = 'SELECT CAST(plant.id AS TEXT) AS id, plant.name AS name, plant.tag AS tag FROM plant';
+
+export function plantSqlFor(engine: Engine): PlantSql {
+  const dialect = DIALECTS[engine];
+  return {
+    insertIfAbsent: (rows) =>
+      statement(dialect, (bind) => {
+        const tuples = rows.map(
+          (row) => `(${bind(dialect.bindId(row.id))}, ${bind(row.name)}, ${bind(row.tag)}, ${bind(row.createdByTokenId)}, ${bind(row.createdAt)})`,
+        );
+        return `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES ${tuples.join(', ')}
+       ON CONFLICT (id) DO NOTHING RETURNING CAST(id AS TEXT) AS id`;
+      }),
+    selectByIds: (ids) =>
+      statement(dialect, (bind) => `${SELECT_PLANT} WHERE plant.id IN (${ids.map((id) => bind(dialect.bindId(id))).join(', ')})`),
+    selectPage: (after, limit) =>
+      statement(dialect, (bind) => {
+        const where = after === undefined ? '' : ` WHERE plant.id > ${bind(dialect.bindId(after))}`;
+        return `${SELECT_PLANT}${where} ORDER BY plant.id ASC LIMIT ${bind(limit)}`;
+      }),
+  };
+}
+
+/** Builds SQL whose values are bound in order: `bind(value)` records the value and answers its placeholder. */
+function statement(dialect: Dialect, build: (bind: (value: unknown) => string) => string): Statement {
+  const parameters: unknown[] = [];
+  const sql = build((value) => {
+    parameters.push(value);
+    return dialect.placeholder(parameters.length);
+  });
+  return { sql, parameters };
+}

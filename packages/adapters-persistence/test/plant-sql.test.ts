@@ -1,0 +1,52 @@
+import { PlantId } from '@plantstore/domain';
+import { plantSqlFor, type NewPlantRow } from '../src/plant-sql.js';
+import { testEngines } from './engines.js';
+import { clearStore } from './support/rows.js';
+import { useFreshStore } from './support/use-store.js';
+
+const EXTREMES = ['-9223372036854775808', '9007199254740993', '9223372036854775807'];
+
+function row(id: string, name = `n${id}`): NewPlantRow {
+  return { id: PlantId.fromStored(id), name, tag: null, createdByTokenId: null, createdAt: '2025-06-01T12:00:00.000Z' };
+}
+
+describe('plant SQL parameters', () => {
+  it.each<['sqlite' | 'postgres', (id: string) => unknown]>([
+    ['sqlite', (id) => BigInt(id)],
+    ['postgres', (id) => id],
+  ])('bind ids on %s exactly, never as a JavaScript number', (engine, bound) => {
+    const sql = plantSqlFor(engine);
+    const ids = EXTREMES.map((id) => PlantId.fromStored(id));
+    expect(sql.selectByIds(ids).parameters).toEqual(EXTREMES.map(bound));
+    expect(sql.selectPage(ids[1], 10).parameters).toEqual([bound(EXTREMES[1]!), 10]);
+    expect(sql.insertIfAbsent([row(EXTREMES[2]!)]).parameters[0]).toEqual(bound(EXTREMES[2]!));
+  });
+});
+
+describe.each(testEngines())('plant SQL on $name', (engine) => {
+  const open = useFreshStore(engine);
+  const sql = plantSqlFor(engine.name);
+  const run = (statement: { sql: string; parameters: unknown[] }) => open().dataSource.query(statement.sql, statement.parameters);
+
+  beforeEach(() => clearStore(open().dataSource));
+
+  it('inserts only the free ids and answers those, as exact decimal text', async () => {
+    await run(sql.insertIfAbsent([row(EXTREMES[1]!, 'first')]));
+    const returned: Array<{ id: string }> = await run(sql.insertIfAbsent(EXTREMES.map((id) => row(id, 'second'))));
+    expect(returned.map((r) => r.id).sort()).toEqual([EXTREMES[0], EXTREMES[2]]);
+    const stored: Array<{ id: string; name: string; tag: string | null }> = await run(sql.selectByIds(EXTREMES.map((id) => PlantId.fromStored(id))));
+    expect(stored.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))).toEqual([
+      { id: EXTREMES[1], name: 'first', tag: null },
+      { id: EXTREMES[0], name: 'second', tag: null },
+      { id: EXTREMES[2], name: 'second', tag: null },
+    ]);
+  });
+
+  it('pages in integer order of the ids, not in the order of their text', async () => {
+    const ids = ['-9223372036854775808', '-10', '-9', '2', '10', '9223372036854775807'];
+    await run(sql.insertIfAbsent(ids.map((id) => row(id))));
+    const first: Array<{ id: string }> = await run(sql.selectPage(undefined, 3));
+    const next: Array<{ id: string }> = await run(sql.selectPage(PlantId.fromStored('-9'), 3));
+    expect([first.map((r) => r.id), next.map((r) => r.id)]).toEqual([ids.slice(0, 3), ids.slice(3)]);
+  });
+});

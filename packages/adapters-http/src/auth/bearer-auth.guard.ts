@@ -5,6 +5,7 @@ import type { Principal } from '@plantstore/domain';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
+import { headerCount } from '../http/raw-headers.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { AuthenticationRefused } from './auth-failure.js';
@@ -25,11 +26,16 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const { ip } = context.switchToHttp().getRequest<FastifyRequest>();
+    const { ip, raw } = context.switchToHttp().getRequest<FastifyRequest>();
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.metrics.authFailure('throttled');
       throw new ApiError(Failures.authFailuresThrottled(wait));
+    }
+    // Which of two credentials counts is not ours to guess; it is no token guess either (not throttled).
+    if (headerCount(raw.rawHeaders, 'authorization') > 1) {
+      this.metrics.authFailure('malformed');
+      throw new ApiError(Failures.repeatedAuthorization);
     }
     try {
       return (await super.canActivate(context)) as boolean;

@@ -5,6 +5,7 @@ import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
+import { headerCount } from '../http/raw-headers.js';
 import { isJsonContentType } from './media-type.js';
 import { LARGE_BODY_BYTES, parseTurn } from './parse-turns.js';
 import { readBody } from './read-body.js';
@@ -16,7 +17,7 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
 
   async transform(request: FastifyRequest): Promise<JsonObject> {
     // Node keeps the first of repeated Content-Type headers; a proxy may keep the last. Refuse the ambiguity.
-    if (contentTypeHeaderCount(request.raw.rawHeaders) > 1) throw new ApiError(Failures.repeatedContentType);
+    if (headerCount(request.raw.rawHeaders, 'content-type') > 1) throw new ApiError(Failures.repeatedContentType);
     const transferCodings = codingsOf(request.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
     if (transferCodings.length > 0) throw new ApiError(Failures.transferCodingNotImplemented(transferCodings));
     // A compressed body read as plain JSON would be refused as invalid, or worse, guessed at (RFC 9110 §8.4).
@@ -35,10 +36,4 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
 function codingsOf(header: string | string[] | undefined): string[] {
   const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
   return values.flatMap((value) => value.split(',')).map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '');
-}
-
-function contentTypeHeaderCount(rawHeaders: readonly string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'content-type') count++;
-  return count;
 }

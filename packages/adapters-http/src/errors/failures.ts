@@ -26,6 +26,12 @@ export const Failures = {
     message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".',
     headers: { 'www-authenticate': `Bearer realm="${REALM}"` },
   },
+  // RFC 6750 §3.1: a request that cannot be read as one credential is an invalid_request.
+  repeatedAuthorization: {
+    code: ErrorCode.MalformedRequest,
+    message: 'Send exactly one Authorization header: "Authorization: Bearer <token>".',
+    headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_request"` },
+  },
   authenticationRequired: { code: ErrorCode.MissingToken, message: 'Authentication is required.' },
   invalidToken: {
     code: ErrorCode.InvalidToken,

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, Engine } from './database-config.js';
 import { migrations } from './migrations/index.js';
+import { waitForLocksOffTheEventLoop } from './lock-wait.js';
 import { clientWithQueryDeadline } from './postgres-client.js';
 import { ApiTokenSchema } from './schema/api-token.schema.js';
 import { PlantSchema } from './schema/plant.schema.js';
@@ -62,8 +63,14 @@ export async function openDataSource(config: DatabaseConfig): Promise<DataSource
   const dataSource = createDataSource(config);
   await dataSource.initialize();
   try {
-    if (config.engine === 'postgres') await migrateUnderLock(dataSource);
-    else await dataSource.runMigrations();
+    if (config.engine === 'postgres') {
+      await migrateUnderLock(dataSource);
+    } else {
+      // Start-up may wait for a lock on the event loop; nothing is being served yet.
+      await dataSource.runMigrations();
+      await dataSource.query('PRAGMA busy_timeout = 0');
+      waitForLocksOffTheEventLoop(dataSource, config.busyTimeoutMs);
+    }
   } catch (error) {
     await dataSource.destroy();
     throw error;

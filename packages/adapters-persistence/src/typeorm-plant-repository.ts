@@ -9,6 +9,7 @@ import {
 import type { DataSource } from 'typeorm';
 import { engineOf } from './create-data-source.js';
 import { GroupCommit } from './group-commit.js';
+import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
 import { plantSqlFor, type NewPlantRow, type PlantSql, type Statement, type StoredPlantRow } from './plant-sql.js';
 import { asStorageError, isStorageUnavailable } from './storage-errors.js';
 
@@ -36,12 +37,14 @@ type Settled = PromiseSettledResult<InsertOutcome>;
 export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository {
   private readonly sql: PlantSql;
   private readonly singles: GroupCommit<NewPlant, InsertOutcome>;
+  private readonly lockWaitMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
     maxBatch = DEFAULT_MAX_BATCH,
   ) {
     this.sql = plantSqlFor(engineOf(dataSource));
+    this.lockWaitMs = lockWaitOf(dataSource);
     this.singles = new GroupCommit((batch) => this.insertRequests(batch), maxBatch);
   }
 
@@ -125,7 +128,7 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
 
   private async query<Row = StoredPlantRow>({ sql, parameters }: Statement): Promise<Row[]> {
     try {
-      return await this.dataSource.query(sql, parameters);
+      return await retryWhileLocked(() => this.dataSource.query(sql, parameters), this.lockWaitMs);
     } catch (error) {
       throw asStorageError(error);
     }

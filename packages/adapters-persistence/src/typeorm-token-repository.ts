@@ -1,27 +1,35 @@
 import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
 import type { DataSource, Repository } from 'typeorm';
 import { engineOf } from './create-data-source.js';
+import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
 import { ApiTokenSchema, type ApiTokenRow } from './schema/api-token.schema.js';
 import { translateStorageError } from './storage-errors.js';
 
 export class TypeOrmTokenRepository implements TokenRepository {
   private readonly rows: Repository<ApiTokenRow>;
+  private readonly lockWaitMs: number;
 
   constructor(dataSource: DataSource) {
     this.rows = dataSource.getRepository(ApiTokenSchema[engineOf(dataSource)]);
+    this.lockWaitMs = lockWaitOf(dataSource);
+  }
+
+  /** Every statement waits for locks held elsewhere off the event loop (lock-wait.ts). */
+  private run<T>(statement: () => Promise<T>): Promise<T> {
+    return retryWhileLocked(statement, this.lockWaitMs).catch(translateStorageError);
   }
 
   async add(token: StoredApiToken): Promise<void> {
-    await this.rows.insert(toRow(token)).catch(translateStorageError);
+    await this.run(() => this.rows.insert(toRow(token)));
   }
 
   async findByHash(hash: string): Promise<StoredApiToken | undefined> {
-    const row = await this.rows.findOneBy({ tokenHash: hash }).catch(translateStorageError);
+    const row = await this.run(() => this.rows.findOneBy({ tokenHash: hash }));
     return row === null ? undefined : toToken(row);
   }
 
   async list(): Promise<ApiToken[]> {
-    const rows = await this.rows.find({ order: { createdAt: 'ASC', id: 'ASC' } }).catch(translateStorageError);
+    const rows = await this.run(() => this.rows.find({ order: { createdAt: 'ASC', id: 'ASC' } }));
     return rows.map((row) => {
       const { hash: _hash, ...token } = toToken(row);
       return token;
@@ -30,14 +38,15 @@ export class TypeOrmTokenRepository implements TokenRepository {
 
   async revoke(id: string, at: Date): Promise<boolean> {
     // One conditional UPDATE: concurrent revocations cannot overwrite the first time.
-    await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: at.toISOString() })
-      .where('id = :id AND revoked_at IS NULL', { id })
-      .execute()
-      .catch(translateStorageError);
-    return this.rows.existsBy({ id }).catch(translateStorageError);
+    await this.run(() =>
+      this.rows
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: at.toISOString() })
+        .where('id = :id AND revoked_at IS NULL', { id })
+        .execute(),
+    );
+    return this.run(() => this.rows.existsBy({ id }));
   }
 }
 

@@ -111,7 +111,9 @@ function heldRequest(port, token, id) {
 async function main() {
   const { token } = JSON.parse(cli(['token', 'create', '--name', 'overload', '--json']).trim().split('\n').at(-1));
   const port = await freePort();
-  server = spawn(process.execPath, [join(ROOT, 'apps/api/dist/main.js')], {
+  // Extra node flags for the server only, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+  server = spawn(process.execPath, [...nodeArgs, join(ROOT, 'apps/api/dist/main.js')], {
     env: { ...env, HOST: '127.0.0.1', PORT: String(port), SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_MS), AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -44,11 +44,12 @@ describe('limits', () => {
 
   it('with REDIS_URL, two instances share one per-token budget', async () => {
     if (!(await redisAvailable())) return;
-    const first = await startTestApp({ RATE_LIMIT_PER_MINUTE: '4', REDIS_URL });
+    // A generous deadline: this is about sharing the budget, not about a slow Redis (redis-outage).
+    const first = await startTestApp({ RATE_LIMIT_PER_MINUTE: '4', REDIS_URL, REDIS_TIMEOUT_MS: '2000' });
     let second: TestApp | undefined;
     try {
       // The second instance shares the first one's database, as instances behind a load balancer do.
-      second = await startTestAppOn(first.database, { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL });
+      second = await startTestAppOn(first.database, { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL, REDIS_TIMEOUT_MS: '2000' });
       const { token } = await first.issueToken();
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {

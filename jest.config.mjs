@@ -7,6 +7,7 @@ const workspace = {
   domain: 'packages/domain',
   'adapters-http': 'packages/adapters-http',
   'adapters-persistence': 'packages/adapters-persistence',
+  client: 'packages/client',
 };
 
 export default {

@@ -90,6 +90,13 @@ describe('the request', () => {
   });
 });
 
+it('a number id is refused by the types as well as at run time', async () => {
+  const { client, sent } = scripted([ok()]);
+  // @ts-expect-error the id type is bigint | string
+  await expect(client.createPlant({ id: 7, name: 'Fern' })).rejects.toBeInstanceOf(TypeError);
+  expect(sent).toHaveLength(0);
+});
+
 describe('errors', () => {
   it('an Error body becomes a PlantStoreApiError with status, code and message', async () => {
     const { client } = scripted([apiError(409, 40901, 'plant 7 already exists with a different name or tag')]);

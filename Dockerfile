@@ -14,6 +14,7 @@ ENV CI=true
 RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
 # Manifests first, so that a change of source reuses the installed dependencies.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY patches ./patches
 COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-http/package.json packages/adapters-http/
 COPY packages/adapters-persistence/package.json packages/adapters-persistence/

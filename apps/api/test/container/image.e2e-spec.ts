@@ -38,7 +38,8 @@ if (!enabled) {
         '--isolation=chroot',
         '--format=docker', // HEALTHCHECK is a Docker image setting; OCI images drop it
         '--layers=false',
-        '--pull=false',
+        '--force-rm', // no build container left behind, even when a step fails
+        '--pull=never', // both images are local; nothing is fetched from a registry
         `--build-arg=NODE_IMAGE=${baseImage}`,
         `--build-arg=RUNTIME_IMAGE=${baseImage}`,
         `--tag=${image}`,
@@ -53,6 +54,8 @@ if (!enabled) {
       await server?.stop('SIGKILL');
       await mounted?.remove();
       for (const name of [image, baseImage]) await run('podman', ['rmi', '--force', name]).catch(() => undefined);
+      // A debootstrap that failed half-way may leave its /proc or /sys mounted in the work dir.
+      for (const mountPoint of mountsUnder(workDir)) await run('umount', ['--lazy', mountPoint]).catch(() => undefined);
       rmSync(workDir, { recursive: true, force: true });
     }, 120_000);
 
@@ -78,28 +81,36 @@ if (!enabled) {
     });
 
     it('serves /healthz and passes its HEALTHCHECK; a created plant survives a restart; SIGTERM ends it with status 0', async () => {
-      const image = mounted!;
-      const created = await image.exec(['plantstore', 'token', 'create', '--name', 'container-test', '--json']);
+      const container = mounted!;
+      const created = await container.exec(['plantstore', 'token', 'create', '--name', 'container-test', '--json']);
       const { token } = JSON.parse(created.trim().split('\n').at(-1)!) as { token: string };
       // The chroot shares this machine's network: the image's port 3000 may be taken here.
       const port = await freePort();
       const plant = '{"id": 9223372036854775807, "name": "Container fern"}';
 
-      server = await startEntryPoint(image, { PORT: String(port) });
+      server = await startEntryPoint(container, { PORT: String(port) });
       expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
-      await image.exec(commandLine(config.Healthcheck!.Test), { PORT: String(port) });
+      await container.exec(commandLine(config.Healthcheck!.Test), { PORT: String(port) });
       const first = await postPlant(port, token, plant);
       expect(first).toEqual({ status: 200, body: '{"name":"Container fern"}' });
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
 
-      server = await startEntryPoint(image, { PORT: String(port) });
+      server = await startEntryPoint(container, { PORT: String(port) });
       expect(await postPlant(port, token, '{"id": 9223372036854775807, "name": "Another name"}')).toMatchObject({ status: 409 });
       expect(await postPlant(port, token, plant)).toEqual({ status: 200, body: '{"name":"Container fern"}' });
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
       server = undefined;
-      expect(readdirSync(join(image.root, 'data'))).toContain('plantstore.sqlite');
+      expect(readdirSync(join(container.root, 'data'))).toContain('plantstore.sqlite');
     }, 120_000);
   });
+}
+
+function mountsUnder(dir: string): string[] {
+  return readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((mountPoint) => mountPoint.startsWith(`${dir}/`))
+    .reverse();
 }
 
 async function postPlant(port: number, token: string, body: string): Promise<{ status: number; body: string }> {

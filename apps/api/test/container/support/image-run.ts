@@ -55,7 +55,7 @@ export interface MountedImage {
 }
 
 export async function mountImage(image: string): Promise<MountedImage> {
-  const container = (await run('buildah', ['from', '--pull=false', image])).trim();
+  const container = (await run('buildah', ['from', '--pull=never', image])).trim();
   const mounts: string[] = [];
   const remove = async () => {
     for (const mountPoint of mounts.reverse()) await run('umount', ['--lazy', mountPoint]).catch(() => undefined);

@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '^packages/adapters-[^/]+/', pathNot: '^packages/$1/' },
     },
     {
+      name: 'client-stands-alone',
+      comment: 'The API client is for other apps and browsers: it depends on no package of the server.',
+      severity: 'error',
+      from: { path: '^packages/client/src' },
+      to: { path: '^(packages|apps)/', pathNot: '^packages/client/' },
+    },
+    {
       name: 'packages-do-not-import-apps',
       severity: 'error',
       from: { path: '^packages/' },

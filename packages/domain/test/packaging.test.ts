@@ -82,7 +82,7 @@ describe('@plantstore/domain as a packed tarball', () => {
   it('declares itself as a package another team can install: public, ESM, engines, no side effects, closed exports', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).not.toHaveProperty('private');
-    expect(manifest).toMatchObject({ name: '@plantstore/domain', license: 'MIT', type: 'module', sideEffects: false, engines: { node: '>=20.19 <21 || >=22.12' } });
+    expect(manifest).toMatchObject({ name: '@plantstore/domain', license: 'MIT', type: 'module', sideEffects: false, engines: { node: '>=20.19 <21 || >=24 <25' } });
     expect(Object.keys(manifest['exports'] as object)).toEqual(['.', './testing', './package.json']);
     expect(manifest['dependencies'] ?? {}).toEqual({});
   });

@@ -56,13 +56,21 @@ describe('hostile HTTP clients', () => {
       await expectNormalCreateWorks();
     });
 
-    it('8 000 one-letter headers (Node counts 2 bytes each: under the limit): served normally', async () => {
+    // Node 20's parser counts a one-letter header as 2 bytes (under the limit); Node 24's counts
+    // the whole line, 6 bytes (over it). Both lines are supported (README), so each is held to its own.
+    const countsWholeHeaderLines = Number(process.versions.node.split('.')[0]) >= 24;
+    it(`8 000 one-letter headers (Node ${process.versions.node}: ${countsWholeHeaderLines ? 'over the limit: 431/43101' : '2 bytes each, under the limit: served normally'})`, async () => {
       const flood = Array.from({ length: 8_000 }, () => ['a', 'b'] as const);
       const id = nextId++;
       const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "flooded"}`, { authorization: auth(), contentType: 'application/json', extraHeaders: flood }), {
         deadlineMs: BOUND_MS,
       });
-      expect(result.responses.map((r) => r.status)).toEqual([200]);
+      if (countsWholeHeaderLines) {
+        expectRefusedOrClosed(result, [43101]);
+        expect((await storedIds()).has(String(id))).toBe(false);
+      } else {
+        expect(result.responses.map((r) => r.status)).toEqual([200]);
+      }
       await expectNormalCreateWorks();
     });
 

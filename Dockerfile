@@ -1,0 +1,63 @@
+# syntax=docker/dockerfile:1
+# The Plant Store API as an image (README, "Running in a container").
+#   docker build -t plantstore .
+#   docker run -p 3000:3000 -v plantstore-data:/data plantstore
+# Both stages take the Node 24 LTS image as a build argument: a mirror, a pinned digest, or a
+# locally made stand-in (apps/api/test/container) can replace it.
+ARG NODE_IMAGE=node:24-bookworm
+ARG RUNTIME_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+ARG PNPM_VERSION=10.34.9
+WORKDIR /src
+ENV CI=true
+RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
+# Manifests first, so that a change of source reuses the installed dependencies.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY patches ./patches
+COPY packages/domain/package.json packages/domain/
+COPY packages/adapters-http/package.json packages/adapters-http/
+COPY packages/adapters-persistence/package.json packages/adapters-persistence/
+COPY packages/client/package.json packages/client/
+COPY apps/api/package.json apps/api/
+COPY apps/cli/package.json apps/cli/
+# better-sqlite3 is compiled here, for this Node, from its sources: no prebuilt binary is
+# downloaded, and node-gyp takes the headers of the Node that will run it (the build image
+# has python3, make and g++).
+RUN npm_config_build_from_source=true \
+    npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" \
+    pnpm install --frozen-lockfile
+COPY . .
+RUN pnpm run build
+# Production dependencies only, each app with its own node_modules (workspace packages
+# copied in, built better-sqlite3 reused from the store).
+RUN pnpm --filter @plantstore/api deploy --legacy --prod /prod/api \
+ && pnpm --filter @plantstore/cli deploy --legacy --prod /prod/cli \
+ && cd /prod/api/node_modules/@plantstore/adapters-persistence \
+ && node -e "new (require('better-sqlite3'))(':memory:').close()"
+
+FROM ${RUNTIME_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATABASE_URL=sqlite:/data/plantstore.sqlite
+WORKDIR /app/api
+COPY --from=build /prod/api/package.json ./
+COPY --from=build /prod/api/dist ./dist
+COPY --from=build /prod/api/node_modules ./node_modules
+COPY --from=build /prod/cli/package.json /app/cli/
+COPY --from=build /prod/cli/dist /app/cli/dist
+COPY --from=build /prod/cli/node_modules /app/cli/node_modules
+# The admin CLI on PATH: `docker compose exec api plantstore token create --name NAME`.
+# The data directory belongs to the unprivileged user the server runs as.
+RUN chmod +x /app/cli/dist/main.js \
+ && ln -s /app/cli/dist/main.js /usr/local/bin/plantstore \
+ && mkdir -p /data \
+ && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node itself is PID 1: SIGTERM drains in-flight requests and exits 0 (no npm/pnpm wrapper).
+CMD ["node", "dist/main.js"]

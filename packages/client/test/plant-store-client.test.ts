@@ -1,0 +1,231 @@
+import {
+  PlantStoreApiError,
+  PlantStoreClient,
+  PlantStoreDeadlineError,
+  PlantStoreNetworkError,
+  PlantStoreUnexpectedResponseError,
+  type PlantStoreClientOptions,
+} from '../src/index.js';
+
+/**
+ * The client against a scripted fetch: each call takes the next step of the script. Waits
+ * are recorded, never slept, and the clock and jitter are set by the test.
+ */
+type Step = (init: RequestInit) => Response | Promise<Response>;
+
+interface Sent {
+  readonly url: string;
+  readonly init: RequestInit;
+}
+
+function scripted(steps: Step[], overrides: Partial<PlantStoreClientOptions> = {}) {
+  const sent: Sent[] = [];
+  const waits: number[] = [];
+  const clock = { now: 1_000_000 };
+  const client = new PlantStoreClient({
+    baseUrl: 'https://plants.example/api',
+    token: 'pst_test',
+    retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1_000 },
+    fetch: async (url, init) => {
+      sent.push({ url: url.href, init });
+      const step = steps[sent.length - 1];
+      if (step === undefined) throw new Error(`unexpected attempt ${sent.length}`);
+      return step(init);
+    },
+    sleep: async (ms, signal) => {
+      signal?.throwIfAborted();
+      waits.push(ms);
+      clock.now += ms;
+    },
+    random: () => 0.5,
+    now: () => clock.now,
+    ...overrides,
+  });
+  return { client, sent, waits, clock };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+const ok = (name = 'Fern') => json(200, { name });
+const apiError = (status: number, code: number, message = `failure ${code}`, headers: Record<string, string> = {}) =>
+  json(status, { error: code, message }, headers);
+const connectionRefused = () => Promise.reject(new TypeError('fetch failed'));
+
+describe('the request', () => {
+  it('is POST {baseUrl}/plants with the bearer token and a JSON body whose id keeps every digit', async () => {
+    const { client, sent } = scripted([json(200, { name: 'Fern', tag: 'fern' })]);
+    const plant = await client.createPlant({ id: 9223372036854775807n, name: 'Fern', tag: 'fern' });
+    expect(plant).toEqual({ name: 'Fern', tag: 'fern' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe('https://plants.example/api/plants');
+    expect(sent[0]!.init.method).toBe('POST');
+    expect(sent[0]!.init.headers).toMatchObject({ authorization: 'Bearer pst_test', 'content-type': 'application/json' });
+    expect(sent[0]!.init.body).toBe('{"id":9223372036854775807,"name":"Fern","tag":"fern"}');
+  });
+
+  it('takes the id as a decimal string, above 2^53 too, and omits an absent tag', async () => {
+    const { client, sent } = scripted([ok()]);
+    expect(await client.createPlant({ id: '9007199254740993', name: 'Fern "the green"' })).toEqual({ name: 'Fern' });
+    expect(sent[0]!.init.body).toBe('{"id":9007199254740993,"name":"Fern \\"the green\\""}');
+  });
+
+  it('accepts both ends of the int64 range', async () => {
+    const { client, sent } = scripted([ok(), ok()]);
+    await client.createPlant({ id: '-9223372036854775808', name: 'Fern' });
+    await client.createPlant({ id: -9223372036854775808n, name: 'Fern' });
+    expect(sent.map((s) => s.init.body)).toEqual(['{"id":-9223372036854775808,"name":"Fern"}', '{"id":-9223372036854775808,"name":"Fern"}']);
+  });
+
+  it.each([
+    ['a JS number, which would have lost digits already', 9007199254740993, TypeError],
+    ['a string that is not a decimal integer', '1e3', TypeError],
+    ['a string with a leading zero', '012', TypeError],
+    ['a fraction', '1.5', TypeError],
+    ['a value above int64', 9223372036854775808n, RangeError],
+    ['a string below int64', '-9223372036854775809', RangeError],
+  ])('refuses %s before sending anything', async (_, id, errorType) => {
+    const { client, sent } = scripted([ok()]);
+    await expect(client.createPlant({ id: id as bigint, name: 'Fern' })).rejects.toBeInstanceOf(errorType);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+it('a number id is refused by the types as well as at run time', async () => {
+  const { client, sent } = scripted([ok()]);
+  // @ts-expect-error the id type is bigint | string
+  await expect(client.createPlant({ id: 7, name: 'Fern' })).rejects.toBeInstanceOf(TypeError);
+  expect(sent).toHaveLength(0);
+});
+
+describe('errors', () => {
+  it('an Error body becomes a PlantStoreApiError with status, code and message', async () => {
+    const { client } = scripted([apiError(409, 40901, 'plant 7 already exists with a different name or tag')]);
+    const error = await client.createPlant({ id: 7n, name: 'Fern' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlantStoreApiError);
+    expect(error).toMatchObject({ status: 409, code: 40901, message: 'plant 7 already exists with a different name or tag', retryAfter: undefined });
+  });
+
+  it('carries Retry-After in seconds when the server gave one and retries ran out', async () => {
+    const limited = apiError(429, 42901, 'rate limit exceeded', { 'retry-after': '3' });
+    const { client, sent } = scripted([limited, limited, limited, limited]);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toMatchObject({ status: 429, code: 42901, retryAfter: 3 });
+    expect(sent).toHaveLength(4);
+  });
+
+  it('an answer without the Error body (a proxy page) is a PlantStoreUnexpectedResponseError', async () => {
+    const { client } = scripted([() => new Response('<html>Bad Gateway</html>', { status: 502 })]);
+    const error = await client.createPlant({ id: 7n, name: 'Fern' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlantStoreUnexpectedResponseError);
+    expect(error).toMatchObject({ status: 502, body: '<html>Bad Gateway</html>' });
+  });
+
+  it('a 200 that is not a Plant is a PlantStoreUnexpectedResponseError, not a success', async () => {
+    const { client } = scripted([json(200, { nom: 'Fern' })]);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toBeInstanceOf(PlantStoreUnexpectedResponseError);
+  });
+});
+
+describe('retries', () => {
+  it.each([
+    [400, 40003],
+    [401, 40102],
+    [403, 40301],
+    [409, 40901],
+    [413, 41301],
+    [415, 41501],
+    [500, 50001],
+  ])('%i is answered at once: one attempt, no wait', async (status, code) => {
+    const { client, sent, waits } = scripted([apiError(status, code), ok()]);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toMatchObject({ status, code });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('network failures, 503 and 429 are retried with jittered, doubling waits until the plant is there', async () => {
+    const { client, sent, waits } = scripted([connectionRefused, apiError(503, 50301), apiError(429, 42901), ok()]);
+    expect(await client.createPlant({ id: 7n, name: 'Fern' })).toEqual({ name: 'Fern' });
+    expect(sent).toHaveLength(4);
+    expect(new Set(sent.map((s) => s.init.body)).size).toBe(1); // the same create every time
+    expect(waits).toEqual([50, 100, 200]); // random 0.5 × 100, 200, 400
+  });
+
+  it('waits as long as Retry-After says (seconds or HTTP-date) when that is longer than the backoff', async () => {
+    const { client, waits, clock } = scripted([
+      apiError(503, 50301, 'shutting down', { 'retry-after': '2' }),
+      () => apiError(429, 42901, 'slow down', { 'retry-after': new Date(clock.now + 5_000).toUTCString() })(),
+      ok(),
+    ]);
+    await client.createPlant({ id: 7n, name: 'Fern' });
+    expect(waits).toEqual([2_000, 5_000]);
+  });
+
+  it('after maxAttempts network failures, rejects with a PlantStoreNetworkError whose cause is the last failure', async () => {
+    const { client, sent } = scripted([connectionRefused, connectionRefused, connectionRefused, connectionRefused]);
+    const error = await client.createPlant({ id: 7n, name: 'Fern' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlantStoreNetworkError);
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(sent).toHaveLength(4);
+  });
+
+  it('an attempt that gets no answer in attemptTimeoutMs is abandoned and retried', async () => {
+    const hang: Step = (init) => new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    const { client, sent } = scripted([hang, ok()], { attemptTimeoutMs: 20 });
+    expect(await client.createPlant({ id: 7n, name: 'Fern' })).toEqual({ name: 'Fern' });
+    expect(sent).toHaveLength(2);
+  });
+});
+
+describe('AbortSignal and deadline', () => {
+  it('an aborted signal ends the call with its reason before any request', async () => {
+    const { client, sent } = scripted([ok()]);
+    const reason = new Error('user left the page');
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('aborting during an attempt ends the call with the reason, without another attempt', async () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled');
+    const abortMidRequest: Step = (init) =>
+      new Promise((_, reject) => {
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason));
+        controller.abort(reason);
+      });
+    const { client, sent } = scripted([abortMidRequest, ok()]);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: controller.signal })).rejects.toBe(reason);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('aborting during a wait between attempts ends the call there', async () => {
+    const controller = new AbortController();
+    const { client, sent } = scripted([connectionRefused, ok()], {
+      sleep: async (_ms, signal) => {
+        controller.abort(new Error('cancelled'));
+        signal?.throwIfAborted();
+      },
+    });
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: controller.signal })).rejects.toThrow('cancelled');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a deadline already past sends nothing', async () => {
+    const { client, sent, clock } = scripted([ok()]);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now })).rejects.toBeInstanceOf(PlantStoreDeadlineError);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('a wait that would end past the deadline is not started: the call ends with the last failure as cause', async () => {
+    const { client, sent, waits, clock } = scripted([apiError(503, 50301, 'database unavailable', { 'retry-after': '10' }), ok()]);
+    const error = await client.createPlant({ id: 7n, name: 'Fern' }, { deadline: new Date(clock.now + 5_000) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlantStoreDeadlineError);
+    expect((error as Error).cause).toMatchObject({ status: 503, code: 50301, retryAfter: 10 });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('within the deadline, retries go on as usual', async () => {
+    const { client, sent, clock } = scripted([connectionRefused, ok()]);
+    expect(await client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now + 5_000 })).toEqual({ name: 'Fern' });
+    expect(sent).toHaveLength(2);
+  });
+});

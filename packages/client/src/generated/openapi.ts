@@ -241,7 +241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Content-Type is not JSON (41501). */
+            /** @description Content-Type is not JSON, or the body is content-coded (41501). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -272,6 +272,15 @@ export interface operations {
             };
             /** @description Unexpected internal failure (50001). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Transfer-Encoding other than chunked (50101). */
+            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { deferBodyParsing } from './body/deferred-body-parser.js';
 import { ErrorFilter } from './errors/error.filter.js';
 import { Lifecycle } from './health/lifecycle.js';
-import { PINO_LOGGER, PinoLoggerService, type PinoLogger } from './observability/pino-logger.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { installRequestHooks } from './observability/request-hooks.js';
 import { installLoadShedding } from './http/load-shedding.js';
@@ -13,11 +12,8 @@ import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 export function configureHttp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(PlantStoreMetrics);
-  const logger = app.get<PinoLogger>(PINO_LOGGER);
-
-  app.useLogger(new PinoLoggerService(logger));
   deferBodyParsing(fastify);
-  installRequestHooks(fastify, logger, metrics, app.get(Lifecycle));
+  installRequestHooks(fastify, metrics, app.get(Lifecycle));
   installLoadShedding(fastify, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics);
   app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
   app.useSecurityHeaders({

@@ -28,7 +28,7 @@ describe('a server started while PostgreSQL refuses connections', () => {
     );
     expect(failure.message).toMatch(/^the server exited with code 1 before answering: /);
     const lastLine = failure.message.trim().split('\n').at(-1)!;
-    expect(lastLine).toMatch(new RegExp(`^plantstore: failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`));
+    expect(JSON.parse(lastLine)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(new RegExp(`^failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`)) });
     expect(failure.message).not.toContain('s3cret');
     expect(performance.now() - started).toBeLessThan(DETECTION_BOUND_MS);
   });

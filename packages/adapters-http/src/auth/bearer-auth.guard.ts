@@ -1,4 +1,4 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Principal } from '@plantstore/domain';
@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { AuthenticationRefused } from './auth-failure.js';
+import { AuthenticationRefused, logRefusal } from './auth-failure.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 const BEARER_SCHEME = /^bearer(\s|$)/i;
@@ -15,6 +15,8 @@ const BEARER_SCHEME = /^bearer(\s|$)/i;
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
+  private readonly logger = new Logger(BearerAuthGuard.name);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly failedAuth: FailedAuthLimiter,
@@ -29,6 +31,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.metrics.authFailure('throttled');
+      logRefusal(this.logger, 'throttled', ip);
       throw new ApiError(Failures.authFailuresThrottled(wait));
     }
     try {
@@ -36,6 +39,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     } catch (error) {
       if (!(error instanceof AuthenticationRefused)) throw error;
       this.metrics.authFailure(error.reason);
+      logRefusal(this.logger, error.reason, ip);
       const blockedFor = await this.failedAuth.recordFailure(ip);
       if (blockedFor > 0) throw new ApiError(Failures.authFailuresThrottled(blockedFor));
       throw new ApiError(error.reason === 'missing' ? Failures.missingToken : Failures.invalidToken);

@@ -6,6 +6,8 @@ import { Lifecycle } from './health/lifecycle.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { installRequestHooks } from './observability/request-hooks.js';
 import { installLoadShedding } from './http/load-shedding.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 
 /** HTTP behaviour that lives on the app rather than in a module; one place for main and tests. */
@@ -15,6 +17,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   deferBodyParsing(fastify);
   installRequestHooks(fastify, metrics, app.get(Lifecycle));
   installLoadShedding(fastify, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics);
+  app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
   app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
   app.useSecurityHeaders({
     // A JSON API and one docs page served from here: nothing from elsewhere, no framing.

@@ -14,9 +14,9 @@ import { InMemoryLimiterStorage, LIMITER_STORAGE, type LimiterStorage } from './
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
-import { PINO_LOGGER, type HttpLogging } from './observability/pino-logger.js';
+import type { HttpLogging } from './observability/pino-logger.js';
 import { DocsController } from './openapi/docs.controller.js';
-import { OpenApiController } from './openapi/openapi.controller.js';
+import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
@@ -47,6 +47,7 @@ export class PlantStoreHttpModule {
         NewPlantPipe,
         FailedAuthLimiter,
         Lifecycle,
+        OpenApiDocumentStore,
         {
           provide: PlantStoreMetrics,
           useFactory: (limiterStorage: LimiterStorage) => {
@@ -56,7 +57,6 @@ export class PlantStoreHttpModule {
           },
           inject: [LIMITER_STORAGE],
         },
-        { provide: PINO_LOGGER, useValue: options.logging.pino },
         {
           provide: LIMITER_STORAGE,
           useFactory: (http: HttpOptions) => http.limiterStorage ?? new InMemoryLimiterStorage(),
@@ -67,7 +67,7 @@ export class PlantStoreHttpModule {
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_GUARD, useClass: TokenRateLimitGuard },
       ],
-      exports: [PlantStoreMetrics, Lifecycle, PINO_LOGGER],
+      exports: [PlantStoreMetrics, Lifecycle, OpenApiDocumentStore],
     };
   }
 }

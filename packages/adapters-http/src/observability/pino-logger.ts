@@ -7,8 +7,6 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type { DestinationStream, Logger as PinoLogger };
 
-export const PINO_LOGGER = Symbol('PinoLogger');
-
 /** What every line of the process looks like: JSON, the level as a word, an ISO time. */
 const LINE_FORMAT = {
   base: { service: 'plantstore', pid: process.pid },

@@ -1,15 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { PlantStoreHttpModule, type DestinationStream } from '@plantstore/adapters-http';
+import { PlantStoreHttpModule, type HttpLogging } from '@plantstore/adapters-http';
 import type { AppConfig } from './config.js';
 import { PlantStoreModule } from './plant-store.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
+  static forRoot(config: AppConfig, logging: HttpLogging): DynamicModule {
     const core = PlantStoreModule.forRoot(config);
     return {
       module: AppModule,
-      imports: [core, PlantStoreHttpModule.register({ imports: [core], logLevel: config.logLevel, logDestination })],
+      imports: [core, PlantStoreHttpModule.register({ imports: [core], logging })],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { createFailureLogger } from '@plantstore/adapters-http';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createApp } from './create-app.js';
@@ -9,7 +10,7 @@ function configOrExit(): AppConfig {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`plantstore: invalid configuration: ${error.message}\n`);
+    createFailureLogger().fatal(`invalid configuration: ${error.message}`);
     process.exit(2);
   }
 }
@@ -23,7 +24,7 @@ export async function startServer(): Promise<void> {
     await app.listen(config.port, config.host);
     new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
   } catch (error) {
-    process.stderr.write(`plantstore: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    createFailureLogger().fatal(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }

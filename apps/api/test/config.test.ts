@@ -28,10 +28,16 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
   });
 
-  it('stops the real server with one clear line on stderr and a non-zero exit', () => {
+  it('stops the real server with one clear JSON line on stderr and a non-zero exit', () => {
     const result = spawnSync(process.execPath, [mainJs], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 20_000 });
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('plantstore: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")\n');
+    expect(result.stderr.endsWith('\n')).toBe(true);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      level: 'fatal',
+      service: 'plantstore',
+      msg: 'invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")',
+    });
   });
 });

@@ -3,22 +3,21 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { deferBodyParsing } from './body/deferred-body-parser.js';
 import { ErrorFilter } from './errors/error.filter.js';
 import { Lifecycle } from './health/lifecycle.js';
-import { PINO_LOGGER, PinoLoggerService, type PinoLogger } from './observability/pino-logger.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { installRequestHooks } from './observability/request-hooks.js';
 import { installLoadShedding } from './http/load-shedding.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 
 /** HTTP behaviour that lives on the app rather than in a module; one place for main and tests. */
 export function configureHttp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(PlantStoreMetrics);
-  const logger = app.get<PinoLogger>(PINO_LOGGER);
-
-  app.useLogger(new PinoLoggerService(logger));
   deferBodyParsing(fastify);
-  installRequestHooks(fastify, logger, metrics, app.get(Lifecycle));
+  installRequestHooks(fastify, metrics, app.get(Lifecycle));
   installLoadShedding(fastify, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics);
+  app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
   app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
   app.useSecurityHeaders({
     // A JSON API and one docs page served from here: nothing from elsewhere, no framing.

@@ -9,6 +9,6 @@ export * from './limits/limiter-storage.js';
 export * from './limits/redis-limiter-storage.js';
 export * from './observability/plant-store-metrics.js';
 export * from './observability/pino-logger.js';
-export { openApiDocument } from './openapi/openapi-document.js';
+export { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 export * from './plant-store-http.module.js';
 export * from './tokens.js';

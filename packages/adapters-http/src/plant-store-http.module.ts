@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { LoggerModule } from 'nestjs-pino';
 import { TerminusModule } from '@nestjs/terminus';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
@@ -13,9 +14,9 @@ import { InMemoryLimiterStorage, LIMITER_STORAGE, type LimiterStorage } from './
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
-import { createPinoLogger, PINO_LOGGER, type DestinationStream, type LogLevel } from './observability/pino-logger.js';
+import type { HttpLogging } from './observability/pino-logger.js';
 import { DocsController } from './openapi/docs.controller.js';
-import { OpenApiController } from './openapi/openapi.controller.js';
+import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
@@ -23,9 +24,8 @@ import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 export interface PlantStoreHttpModuleOptions {
   /** Must provide CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
-  readonly logLevel: LogLevel;
-  /** Where log lines go; stdout when absent (tests capture them). */
-  readonly logDestination?: DestinationStream | undefined;
+  /** The process's logger (createHttpLogging), made before Nest so that start-up lines are JSON too. */
+  readonly logging: HttpLogging;
 }
 
 /** The HTTP adapter; the composition root decides what backs each port it uses. */
@@ -35,6 +35,7 @@ export class PlantStoreHttpModule {
     return {
       module: PlantStoreHttpModule,
       imports: [
+        LoggerModule.forRoot(options.logging.params),
         PassportModule,
         TerminusModule.forRoot({ logger: false }),
         ...options.imports,
@@ -46,6 +47,7 @@ export class PlantStoreHttpModule {
         NewPlantPipe,
         FailedAuthLimiter,
         Lifecycle,
+        OpenApiDocumentStore,
         {
           provide: PlantStoreMetrics,
           useFactory: (limiterStorage: LimiterStorage) => {
@@ -55,7 +57,6 @@ export class PlantStoreHttpModule {
           },
           inject: [LIMITER_STORAGE],
         },
-        { provide: PINO_LOGGER, useFactory: () => createPinoLogger(options.logLevel, options.logDestination) },
         {
           provide: LIMITER_STORAGE,
           useFactory: (http: HttpOptions) => http.limiterStorage ?? new InMemoryLimiterStorage(),
@@ -66,7 +67,7 @@ export class PlantStoreHttpModule {
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_GUARD, useClass: TokenRateLimitGuard },
       ],
-      exports: [PlantStoreMetrics, Lifecycle, PINO_LOGGER],
+      exports: [PlantStoreMetrics, Lifecycle, OpenApiDocumentStore],
     };
   }
 }

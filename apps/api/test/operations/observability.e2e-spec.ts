@@ -8,6 +8,8 @@ function sample(metrics: string, name: string): number {
   return line === undefined ? 0 : Number(line.slice(name.length + 1));
 }
 
+const withRequestId = (call: ReturnType<typeof postPlant>, id: string) => call.set('X-Request-Id', id);
+
 describe('operability: metrics, request ids, logs, headers, health', () => {
   const t = useTestApp();
 
@@ -51,11 +53,47 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
 
   it('writes one JSON line per request with method, route, path, status, latency and request id', async () => {
     await request(t.url).post('/plants?access_token=secret-in-query').set('X-Request-Id', 'log-line-check').send('{}');
-    const lines = t.logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'log-line-check');
+    const ofRequest = t.logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'log-line-check');
+    // The request's own line; the refusal's line (tested below) carries the reqId too.
+    const lines = ofRequest.filter((l) => l.msg === 'request completed');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ msg: 'request completed', method: 'POST', route: '/plants', path: '/plants', status: 401 });
     expect(typeof lines[0].ms).toBe('number');
-    expect(JSON.stringify(lines[0])).not.toContain('secret-in-query');
+    expect(JSON.stringify(ofRequest)).not.toContain('secret-in-query');
+  });
+
+  it('writes levels as words, and every line written while handling a request carries its reqId', async () => {
+    await t.dataSource.query('ALTER TABLE plant RENAME TO plant_away');
+    try {
+      const res = await withRequestId(postPlant(t.url, t.token, '{"id": 90, "name": "nowhere"}'), 'failing-request');
+      expect(res.status).toBe(500);
+    } finally {
+      await t.dataSource.query('ALTER TABLE plant_away RENAME TO plant');
+    }
+    const lines = t.logs.lines.map((l) => JSON.parse(l));
+    expect(lines.every((l) => typeof l.level === 'string')).toBe(true);
+    const ofRequest = lines.filter((l) => l.reqId === 'failing-request');
+    // The error filter's report of the failure and the request line, both tied to the request.
+    expect(ofRequest).toEqual([
+      expect.objectContaining({ level: 'error', context: 'ErrorFilter', msg: 'POST /plants failed' }),
+      expect.objectContaining({ level: 'error', msg: 'request completed', status: 500 }),
+    ]);
+  });
+
+  it('says why an authentication was refused and from which address, never what was sent', async () => {
+    const { token: readOnly } = await t.issueToken({ scopes: ['plants:read'] });
+    const refusals: Array<[string | undefined, string]> = [
+      [undefined, 'missing'],
+      ['pst_not-a-real-token', 'malformed'],
+      [readOnly, 'insufficient_scope'],
+    ];
+    for (const [token, reason] of refusals) {
+      const id = `refused-${reason}`;
+      await withRequestId(postPlant(t.url, token, '{"id": 91, "name": "Ivy"}'), id);
+      const line = t.logs.lines.map((l) => JSON.parse(l)).find((l) => l.reqId === id && l.msg === 'authentication refused');
+      expect(line).toMatchObject({ level: 'warn', reason, client: '127.0.0.1' });
+      if (token !== undefined) expect(JSON.stringify(line)).not.toContain(token);
+    }
   });
 
   it('sends security headers suited to a JSON API and no X-Powered-By', async () => {

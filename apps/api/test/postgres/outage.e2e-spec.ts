@@ -27,8 +27,9 @@ describe('a server started while PostgreSQL refuses connections', () => {
       (error: unknown) => error as Error,
     );
     expect(failure.message).toMatch(/^the server exited with code 1 before answering: /);
-    const lastLine = failure.message.trim().split('\n').at(-1)!;
-    expect(lastLine).toMatch(new RegExp(`^plantstore: failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`));
+    // Its stderr is now that one line, after the prefix of the message.
+    const lastLine = failure.message.replace(/^the server exited with code 1 before answering: /, '').trim().split('\n').at(-1)!;
+    expect(JSON.parse(lastLine)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(new RegExp(`^failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`)) });
     expect(failure.message).not.toContain('s3cret');
     expect(performance.now() - started).toBeLessThan(DETECTION_BOUND_MS);
   });

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { openApiDocument } from '@plantstore/adapters-http';
+import { OpenApiDocumentStore } from '@plantstore/adapters-http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 interface RecordedResponse {
@@ -12,17 +12,12 @@ interface RecordedResponse {
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema({ $id: 'openapi', components: openApiDocument.components });
-// int64 and int32 are formats ajv does not know; the value range is asserted by the e2e tests themselves.
-ajv.addFormat('int64', true);
-ajv.addFormat('int32', true);
-
 /**
  * Keeps every response the app sends so that, when the suite ends, each can be checked
  * against the served OpenAPI document: the document cannot drift from the code unnoticed.
  */
 export function recordResponses(app: NestFastifyApplication): { check(): void } {
+  const contract = new Contract(app.get(OpenApiDocumentStore).document);
   const recorded: RecordedResponse[] = [];
   app.getHttpAdapter().getInstance().addHook('onSend', (request, reply, payload, done) => {
     recorded.push({
@@ -34,35 +29,48 @@ export function recordResponses(app: NestFastifyApplication): { check(): void } 
     });
     done(null, payload);
   });
-  return { check: () => recorded.forEach(checkAgainstDocument) };
+  return { check: () => recorded.forEach((response) => contract.check(response)) };
 }
 
-function checkAgainstDocument(response: RecordedResponse): void {
-  const where = `${response.method.toUpperCase()} ${response.path} → ${response.status}`;
-  const paths = openApiDocument.paths as Record<string, Record<string, Operation>>;
-  const operation = paths[response.path]?.[response.method];
-  if (operation === undefined) {
-    // Not an operation of the document (unknown route, wrong method, docs asset): a failure must be an Error.
-    if (response.status >= 400) assertBody(where, response, { $ref: 'openapi#/components/schemas/Error' });
-    return;
+type Document = { paths: object; components?: object };
+
+/** The served document as a checker of recorded responses. */
+class Contract {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+
+  constructor(private readonly document: Document) {
+    this.ajv.addSchema({ $id: 'openapi', components: document.components });
+    // int64 and int32 are formats ajv does not know; the value range is asserted by the e2e tests themselves.
+    this.ajv.addFormat('int64', true);
+    this.ajv.addFormat('int32', true);
   }
-  const documented = operation.responses[String(response.status)];
-  if (documented === undefined) throw new Error(`${where}: status not listed in the OpenAPI document`);
-  const [mediaType, content] = Object.entries(documented.content ?? {})[0] ?? [];
-  if (mediaType === undefined || content === undefined) return;
-  if (!response.contentType.startsWith(mediaType)) throw new Error(`${where}: content type ${response.contentType}, documented ${mediaType}`);
-  if (mediaType === 'application/json') assertBody(where, response, rewriteRefs(content.schema));
-}
 
-const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+  check(response: RecordedResponse): void {
+    const where = `${response.method.toUpperCase()} ${response.path} → ${response.status}`;
+    const paths = this.document.paths as Record<string, Record<string, Operation>>;
+    const operation = paths[response.path]?.[response.method];
+    if (operation === undefined) {
+      // Not an operation of the document (unknown route, wrong method, docs asset): a failure must be an Error.
+      if (response.status >= 400) this.assertBody(where, response, { $ref: 'openapi#/components/schemas/Error' });
+      return;
+    }
+    const documented = operation.responses[String(response.status)];
+    if (documented === undefined) throw new Error(`${where}: status not listed in the OpenAPI document`);
+    const [mediaType, content] = Object.entries(documented.content ?? {})[0] ?? [];
+    if (mediaType === undefined || content === undefined) return;
+    if (!response.contentType.startsWith(mediaType)) throw new Error(`${where}: content type ${response.contentType}, documented ${mediaType}`);
+    if (mediaType === 'application/json') this.assertBody(where, response, rewriteRefs(content.schema));
+  }
 
-function assertBody(where: string, response: RecordedResponse, schema: object): void {
-  if (!response.contentType.startsWith('application/json')) throw new Error(`${where}: ${response.contentType} where JSON was documented`);
-  const key = JSON.stringify(schema);
-  const validate = validators.get(key) ?? ajv.compile(schema);
-  validators.set(key, validate);
-  const body: unknown = JSON.parse(response.body);
-  if (!validate(body)) throw new Error(`${where}: body ${response.body.slice(0, 200)} does not match: ${ajv.errorsText(validate.errors)}`);
+  private assertBody(where: string, response: RecordedResponse, schema: object): void {
+    if (!response.contentType.startsWith('application/json')) throw new Error(`${where}: ${response.contentType} where JSON was documented`);
+    const key = JSON.stringify(schema);
+    const validate = this.validators.get(key) ?? this.ajv.compile(schema);
+    this.validators.set(key, validate);
+    const body: unknown = JSON.parse(response.body);
+    if (!validate(body)) throw new Error(`${where}: body ${response.body.slice(0, 200)} does not match: ${this.ajv.errorsText(validate.errors)}`);
+  }
 }
 
 function rewriteRefs(schema: object): object {

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import type { AuthenticationFailure } from '@plantstore/domain';
 
 /**
@@ -15,4 +16,12 @@ export class AuthenticationRefused extends Error {
   constructor(readonly reason: AuthenticationFailure | 'missing') {
     super(`authentication refused: ${reason}`);
   }
+}
+
+/**
+ * One line per refused request: why, and from which address. The reason is a fixed word;
+ * nothing the client sent (a token, a header) is ever part of it.
+ */
+export function logRefusal(logger: LoggerService, reason: AuthFailureReason, clientAddress: string): void {
+  logger.warn({ msg: 'authentication refused', reason, client: clientAddress });
 }

@@ -1,4 +1,4 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Principal } from '@plantstore/domain';
@@ -8,7 +8,7 @@ import { Failures } from '../errors/failures.js';
 import { headerCount } from '../http/raw-headers.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { AuthenticationRefused } from './auth-failure.js';
+import { AuthenticationRefused, logRefusal } from './auth-failure.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 const BEARER_SCHEME = /^bearer(\s|$)/i;
@@ -16,6 +16,8 @@ const BEARER_SCHEME = /^bearer(\s|$)/i;
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
+  private readonly logger = new Logger(BearerAuthGuard.name);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly failedAuth: FailedAuthLimiter,
@@ -30,6 +32,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.metrics.authFailure('throttled');
+      logRefusal(this.logger, 'throttled', ip);
       throw new ApiError(Failures.authFailuresThrottled(wait));
     }
     // Which of two credentials counts is not ours to guess; it is no token guess either (not throttled).
@@ -42,6 +45,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     } catch (error) {
       if (!(error instanceof AuthenticationRefused)) throw error;
       this.metrics.authFailure(error.reason);
+      logRefusal(this.logger, error.reason, ip);
       const blockedFor = await this.failedAuth.recordFailure(ip);
       if (blockedFor > 0) throw new ApiError(Failures.authFailuresThrottled(blockedFor));
       throw new ApiError(error.reason === 'missing' ? Failures.missingToken : Failures.invalidToken);

@@ -1,5 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyReply } from 'fastify';
+import { LogController, type FastifyReply } from 'fastify';
+import type { PinoLogger } from '../observability/pino-logger.js';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../observability/request-id.js';
@@ -18,8 +19,12 @@ export interface ServerOptions {
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096 };
 
 /** Fastify with the transport-level behaviour of docs/http-api.md (errors the router never sees). */
-export function createFastifyAdapter(timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
+export function createFastifyAdapter(logger: PinoLogger, timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
   const adapter = new FastifyAdapter({
+    // Each request logs through a child of `logger` bound to its reqId (see createHttpLogging);
+    // Fastify's own per-request lines are off: request-hooks.ts writes a leaner one.
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     ...(timeouts.tls ? { https: { cert: timeouts.tls.cert, key: timeouts.tls.key } } : {}),
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,

@@ -1,4 +1,5 @@
-import type { LoggerService } from '@nestjs/common';
+import { RequestMethod } from '@nestjs/common';
+import { Logger as NestPinoLogger, PinoLogger as NestPinoRequestLogger, type Params } from 'nestjs-pino';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** The levels LOG_LEVEL accepts, most severe first; `silent` writes nothing. */
@@ -6,53 +7,50 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type { DestinationStream, Logger as PinoLogger };
 
-export const PINO_LOGGER = Symbol('PinoLogger');
+/** What every line of the process looks like: JSON, the level as a word, an ISO time. */
+const LINE_FORMAT = {
+  base: { service: 'plantstore', pid: process.pid },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label: string) => ({ level: label }) },
+  // Nothing here ever logs headers; the redaction is a second line of defence.
+  redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'], censor: '[redacted]' },
+};
 
-/**
- * JSON lines on stdout, written asynchronously so logging stays off the request's path.
- * Nothing here ever logs headers; the redaction is a second line of defence.
- */
+/** JSON lines on stdout, written asynchronously so logging stays off the request's path. */
 export function createPinoLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level,
-      base: { service: 'plantstore', pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'], censor: '[redacted]' },
-    },
-    destination ?? pino.destination({ dest: 1, sync: false }),
-  );
+  return pino({ ...LINE_FORMAT, level }, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
-/** Nest's own messages (start-up, errors) as pino lines, with their context as a field. */
-export class PinoLoggerService implements LoggerService {
-  constructor(private readonly logger: Logger) {}
+/**
+ * For the last line of a process that cannot start: on stderr, written before it returns, since
+ * process.exit follows. The configuration may be what is wrong, so the level is fixed.
+ */
+export function createFailureLogger(): Logger {
+  return pino({ ...LINE_FORMAT, level: 'info' }, pino.destination({ dest: 2, sync: true }));
+}
 
-  log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]): void {
-    // Nest passes (message, stack?, context?).
-    const [stack, ...others] = rest;
-    this.write('error', message, others, typeof stack === 'string' ? { stack } : {});
-  }
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.write('warn', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.write('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.write('trace', message, rest);
-  }
-  fatal(message: unknown, ...rest: unknown[]): void {
-    this.write('fatal', message, rest);
-  }
+/** nestjs-pino wired to one pino logger: the Nest logger and the LoggerModule's parameters. */
+export interface HttpLogging {
+  readonly pino: Logger;
+  /** For LoggerModule.forRoot (PlantStoreHttpModule imports it). */
+  readonly params: Params;
+  /** For NestFactory.create's `logger`, so that Nest's very first line is already JSON. */
+  readonly nestLogger: NestPinoLogger;
+}
 
-  private write(level: Exclude<LogLevel, 'silent'>, message: unknown, rest: unknown[], extra: object = {}): void {
-    const context = rest.at(-1);
-    const fields = { ...extra, ...(typeof context === 'string' ? { context } : {}) };
-    if (message instanceof Error) this.logger[level]({ ...fields, err: { type: message.name, message: message.message, stack: message.stack } }, message.message);
-    else this.logger[level](fields, typeof message === 'string' ? message : JSON.stringify(message));
-  }
+/**
+ * The request logger is Fastify's (`useExisting`): Fastify gives each request a child of
+ * `logger` bound to its `reqId`, and nestjs-pino hands that child to every Nest Logger call
+ * made while the request is handled. pino-http then only serves lines written outside a
+ * request; its automatic request lines (which serialise headers) are never used.
+ */
+export function createHttpLogging(logger: Logger): HttpLogging {
+  const params: Params = {
+    useExisting: true,
+    pinoHttp: { logger, autoLogging: false, quietReqLogger: true },
+    // Every route. nestjs-pino's default pattern (`{/*splat}`) never runs under Nest 12's
+    // Fastify adapter: lines of a request would then lose their reqId.
+    forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
+  };
+  return { pino: logger, params, nestLogger: new NestPinoLogger(new NestPinoRequestLogger(params), params) };
 }

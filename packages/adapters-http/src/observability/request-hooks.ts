@@ -2,17 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
-import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * Per request: echo the request id, refuse new work while draining (and close connections
  * after the work in flight), and on completion write
- * one JSON log line (method, route, path, status, latency, request id) and the duration
- * metric. Headers and the query string are never logged: the query could carry a token.
+ * one JSON log line (method, route, path, status, latency; the request's logger adds reqId)
+ * and the duration metric. Headers and the query string are never logged: the query could
+ * carry a token.
  */
-export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger, metrics: PlantStoreMetrics, lifecycle: Lifecycle): void {
+export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStoreMetrics, lifecycle: Lifecycle): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
@@ -27,9 +27,8 @@ export function installRequestHooks(fastify: FastifyInstance, logger: PinoLogger
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    logger[reply.statusCode >= 500 ? 'error' : 'info'](
+    request.log[reply.statusCode >= 500 ? 'error' : 'info'](
       {
-        reqId: request.id,
         method: request.method,
         route,
         // The path only where the client chose nothing in it: an unmatched path or a route

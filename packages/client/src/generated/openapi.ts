@@ -31,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up */
+        /**
+         * Liveness: the process is up
+         * @description Answers 200 while the process runs; it checks nothing else.
+         */
         get: operations["liveness"];
         put?: never;
         post?: never;
@@ -48,25 +51,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and the server is not shutting down */
+        /**
+         * Readiness: the database answers and the server is not shutting down
+         * @description Answers 503 while the database cannot answer or the server drains, so that an orchestrator sends no traffic here.
+         */
         get: operations["readiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics */
-        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -82,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of this API, generated from its code.
+         */
         get: operations["openApiDocument"];
         put?: never;
         post?: never;
@@ -99,8 +91,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Human-readable API documentation (Swagger UI, served offline) */
+        /**
+         * Human-readable API documentation
+         * @description Swagger UI on /openapi.json, served from this server (it works offline).
+         */
         get: operations["docsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Request, plant, authentication and process metrics for a Prometheus scrape.
+         */
+        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -113,34 +128,107 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Plant: {
-            /** @description The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters. */
-            name: string;
-            /** @description Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none. */
-            tag?: string;
-        };
-        /** @description A Plant plus its required id. */
-        NewPlant: {
-            /**
-             * Format: int64
-             * @description Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).
-             */
-            id: bigint | string;
-            name: components["schemas"]["Plant"]["name"];
-            tag?: components["schemas"]["Plant"]["tag"];
-        };
-        Health: {
-            /** @enum {string} */
-            status: "ok";
-        };
+        /** @description The body of every non-2xx response. */
         Error: {
             /**
              * Format: int32
              * @description Stable application error code (see the table in the API description).
+             * @example 40003
              */
             error: number;
-            /** @description What went wrong, as a sentence a person can act on. */
+            /**
+             * @description What went wrong, as a sentence a person can act on.
+             * @example name must not be empty.
+             */
             message: string;
+        };
+        /** @description A Plant plus its required id, chosen by the client. */
+        NewPlant: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).
+             * @example 1
+             */
+            id: bigint | string;
+            /**
+             * @description The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters.
+             * @example Monstera deliciosa
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none.
+             * @example tropical
+             */
+            tag?: string;
+        };
+        /** @description A plant as the store answers it: its name, and its tag when it has one (never the id). */
+        Plant: {
+            /**
+             * @description The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters.
+             * @example Monstera deliciosa
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none.
+             * @example tropical
+             */
+            tag?: string;
+        };
+        /** @description The outcome of a health check. */
+        Health: {
+            /**
+             * @description `ok` when the check passed.
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /** @description The readiness check: the state of each dependency (only the database). */
+        Readiness: {
+            /**
+             * @description `ok` when every dependency is up.
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+            /**
+             * @description The dependencies that are up.
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            info?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                };
+            };
+            /**
+             * @description The dependencies that are down (none when ready).
+             * @example {}
+             */
+            error?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                };
+            };
+            /**
+             * @description Every dependency.
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            details?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                };
+            };
         };
     };
     responses: never;
@@ -158,6 +246,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The plant to create. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["NewPlant"];
@@ -170,6 +259,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Monstera deliciosa",
+                     *       "tag": "tropical"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Plant"];
                 };
             };
@@ -179,38 +274,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or refused bearer token (40101, 40102). */
             401: {
                 headers: {
-                    /** @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused. */
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The token lacks the plants:write scope (40301). */
             403: {
                 headers: {
-                    /** @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused. */
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Method not allowed (40501). */
             405: {
                 headers: {
+                    /**
+                     * @description The methods the path accepts.
+                     * @example POST
+                     */
                     Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40501,
+                     *       "message": "PUT is not allowed on /plants; allowed: POST."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -220,6 +349,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -229,6 +364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40901,
+                     *       "message": "A plant with id 1 already exists with a different name or tag; choose another id."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -238,6 +379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 41301,
+                     *       "message": "The request body is larger than the limit of 65536 bytes."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -247,17 +394,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 41501,
+                     *       "message": "Send the body as JSON with \"Content-Type: application/json\"."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded (42901). */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This token has used up its request budget for now; retry after the time in the Retry-After header."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -267,6 +429,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -276,6 +444,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -285,17 +459,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50101,
+                     *       "message": "Transfer-Encoding gzip is not supported; send the body with chunked or a Content-Length."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Database unavailable or shutting down (50301). */
+            /** @description Database unavailable or the server shutting down (50301). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -316,17 +505,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The server is shutting down (50301). */
+            /** @description Malformed request, invalid JSON, not an object, or invalid fields (40000-40003). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -347,48 +595,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "info": {
+                     *         "database": {
+                     *           "status": "up"
+                     *         }
+                     *       },
+                     *       "error": {},
+                     *       "details": {
+                     *         "database": {
+                     *           "status": "up"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description Database unreachable or shutting down (50301). */
-            503: {
+            /** @description Malformed request, invalid JSON, not an object, or invalid fields (40000-40003). */
+            400: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text exposition format. */
-            200: {
+            /** @description The request took too long to arrive (40801). */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down (50301). */
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -409,17 +696,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Plant Store",
+                     *         "version": "1.0.0"
+                     *       }
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description The server is shutting down (50301). */
+            /** @description Malformed request, invalid JSON, not an object, or invalid fields (40000-40003). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -440,17 +790,158 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html>… */
                     "text/html": string;
                 };
             };
-            /** @description The server is shutting down (50301). */
+            /** @description Malformed request, invalid JSON, not an object, or invalid fields (40000-40003). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example plantstore_plants_total{outcome="created"} 1 */
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request, invalid JSON, not an object, or invalid fields (40000-40003). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40000,
+                     *       "message": "The HTTP request is malformed: it has no Host header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

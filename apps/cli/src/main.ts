@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { databaseConfigFor, DEFAULT_SQLITE_FILE } from '@plantstore/adapters-persistence';
 import { InvalidTokenRequestError, StorageUnavailableError, TokenNotFoundError } from '@plantstore/domain';
@@ -17,13 +18,16 @@ const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke, 
 // wherever the operator stands; its default database is there (databaseConfigFor).
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
+// The package's own version, read at run time so it cannot drift from package.json.
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 const { ok: EXIT_OK, failed: EXIT_FAILED, usage: EXIT_USAGE } = ExitCode;
 
 async function main(argv: string[]): Promise<number> {
   let command: Command | undefined;
   try {
     const selected = select(argv);
-    if (selected.kind === 'help') {
+    if (selected.kind === 'print') {
       process.stdout.write(`${selected.text}\n`);
       return EXIT_OK;
     }
@@ -41,24 +45,28 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Selection = { kind: 'help'; text: string } | { kind: 'run'; command: Command; args: string[] };
+type Selection = { kind: 'print'; text: string } | { kind: 'run'; command: Command; args: string[] };
 
-/** Finds the command named by the leading words of argv, or the help asked for. */
+/** Finds the command named by the leading words of argv, or the help or version asked for. */
 function select(argv: string[]): Selection {
   const [first, second, ...rest] = argv;
   if (first === undefined) throw new UsageError('no command given');
-  if (first === '--help' || first === '-h') return { kind: 'help', text: programHelp() };
+  if (first === '--help' || first === '-h') return { kind: 'print', text: programHelp() };
+  if (first === '--version' || first === '-V') {
+    if (second !== undefined) throw new UsageError(`${first} takes no arguments`);
+    return { kind: 'print', text: VERSION };
+  }
   if (first === 'help') {
-    if (second === undefined) return { kind: 'help', text: programHelp() };
-    return { kind: 'help', text: helpFor(rest.length > 0 ? [second, ...rest] : [second]) };
+    if (second === undefined) return { kind: 'print', text: programHelp() };
+    return { kind: 'print', text: helpFor(rest.length > 0 ? [second, ...rest] : [second]) };
   }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const command = second === undefined ? undefined : COMMANDS.get(`${first} ${second}`);
   if (command !== undefined) {
-    return wantsHelp ? { kind: 'help', text: commandHelp(command) } : { kind: 'run', command, args: rest };
+    return wantsHelp ? { kind: 'print', text: commandHelp(command) } : { kind: 'run', command, args: rest };
   }
   if (isGroup(first)) {
-    if (wantsHelp && (second === undefined || second.startsWith('-'))) return { kind: 'help', text: groupHelp(first) };
+    if (wantsHelp && (second === undefined || second.startsWith('-'))) return { kind: 'print', text: groupHelp(first) };
     const problem = second === undefined || second.startsWith('-') ? `missing ${first} command` : `unknown ${first} command '${second}'`;
     const known = commandsOf(first).map((c) => c.name.split(' ')[1]);
     throw new UsageError(`${problem} (expected one of: ${known.join(', ')})`, `Run '${PROGRAM} ${first} --help' to see them.`);
@@ -87,12 +95,14 @@ function synopsis(commands: Iterable<Command>): string {
 
 function programHelp(): string {
   return [
-    `${PROGRAM}: admin tool of the Plant Store. From the repository root run it as \`pnpm ${PROGRAM} <command>\`.`,
+    `${PROGRAM} ${VERSION}: admin tool of the Plant Store. From the repository root run it as \`pnpm exec ${PROGRAM} <command>\`.`,
     '',
     'Commands:',
     synopsis(COMMANDS.values()),
     `  ${PROGRAM} help [command]`,
     '      show this help, or the help of one command (as does <command> --help)',
+    `  ${PROGRAM} --version`,
+    '      print the version of the CLI (also -V)',
     '',
     'Environment:',
     '  DATABASE_URL      postgres://… or postgresql://… selects PostgreSQL; sqlite:<path> selects SQLite',

@@ -1,4 +1,4 @@
-/** Writes one JSON document as the last line of stdout, for scripts (`… --json | tail -n 1`). */
+/** Writes one JSON document as a line of stdout; with `--json` it is all a command prints there, for scripts. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }

@@ -101,6 +101,13 @@ describe.each(testEngines())('plantstore plants export on $name', (engine) => {
     expect(readdirSync(dir)).toEqual(['seed.ndjson']);
   });
 
+  it('names the file asked for when it cannot be written, never its temporary file', () => {
+    const run = cli(0, ['plants', 'export', '-o', join('no-such-dir', 'out.ndjson')]);
+
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`plantstore: failed: ENOENT: no such file or directory, open '${join('no-such-dir', 'out.ndjson')}'\n`);
+  });
+
   it('refuses an unknown format before touching a database', () => {
     const run = plantstore(['plants', 'export', '--format', 'xml'], { databaseUrl: `sqlite:${join(dir, 'never.sqlite')}`, cwd: dir });
     expect(run.status).toBe(2);

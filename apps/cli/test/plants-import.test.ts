@@ -74,7 +74,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       const result = run(['plants', 'import', 'mixed.ndjson', '--json']);
 
       expect(result.status).toBe(1);
-      expect(summaryOf(result)).toMatchObject({ imported: 2, unchanged: 1, conflicts: 1, invalid: 7, lines: 11, interrupted: false });
+      expect(summaryOf(result)).toMatchObject({ imported: 2, unchanged: 1, conflicts: 1, invalid: 7, lines: 12, interrupted: false });
       expect(stderrLines(result)).toEqual([
         'line 4: The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; name must be 1 to 200 characters long (got 0).',
         "line 5: The line is not valid JSON: JSON value expected but got 'n' at position 0.",
@@ -173,6 +173,54 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       ]);
       expect(await rows()).toEqual([{ id: '1', name: 'Basil', tag: null }]);
     });
+  });
+
+  describe('line counts', () => {
+    const tenLines = Array.from({ length: 10 }, (_, i) => (i === 4 ? '' : `{"id":${i + 1},"name":"Plant ${i + 1}"}`));
+
+    it('count every line of the file, a blank one too, in the summary and in JSON', async () => {
+      file('ten.ndjson', `${tenLines.join('\n')}\n`);
+      const human = run(['plants', 'import', 'ten.ndjson']);
+      expect(human.stdout).toMatch(/^10 lines in /m);
+
+      file('ten-again.ndjson', tenLines.join('\n'));
+      expect(summaryOf(run(['plants', 'import', 'ten-again.ndjson', '--json']))).toMatchObject({ imported: 0, unchanged: 9, lines: 10 });
+    });
+
+    it('count trailing blank lines and a CSV header as lines of the file', async () => {
+      file('trailing.ndjson', '{"id":1,"name":"a"}\n\n\n');
+      expect(summaryOf(run(['plants', 'import', 'trailing.ndjson', '--json']))).toMatchObject({ imported: 1, lines: 3 });
+      file('plants.csv', 'id,name\n2,b\n\n3,c\n');
+      expect(summaryOf(run(['plants', 'import', 'plants.csv', '--json']))).toMatchObject({ imported: 2, lines: 4 });
+    });
+  });
+
+  it('keeps stdout for the summary: rejected lines go to stderr, with or without --json', async () => {
+    file('plants.ndjson', '{"id":1,"name":"a"}\nnot json\n');
+    const result = run(['plants', 'import', 'plants.ndjson']);
+
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^Imported 1 plant; 0 unchanged, 0 conflicts, 1 invalid\.\n2 lines in \d+\.\d\d s \([\d,]+ lines\/s\)\.\n$/);
+    expect(stderrLines(result)).toEqual([expect.stringMatching(/^line 2: The line is not valid JSON/)]);
+  });
+
+  it.each([
+    ['a header', 'id,name,tag\n1,Basil,herb\n'],
+    ['records without a header', '1,Basil,herb\n2,Sage,\n'],
+  ])('suggests --format csv when CSV (%s) is piped in as NDJSON', async (_, csv) => {
+    const result = run(['plants', 'import', '-'], csv);
+
+    expect(result.status).toBe(1);
+    expect(stderrLines(result)[0]).toMatch(/^line 1: The line is not valid JSON: .* It looks like CSV: add --format csv\.$/);
+    expect(stderrLines(result).filter((line) => line.includes('--format csv'))).toHaveLength(1);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('does not suggest CSV for broken JSON', async () => {
+    const result = run(['plants', 'import', '-'], '{"id": 1, "name": "a",}\nnot json, really\n');
+
+    expect(stderrLines(result)).toHaveLength(2);
+    expect(result.stderr).not.toContain('--format csv');
   });
 
   it('reads stdin for -', async () => {

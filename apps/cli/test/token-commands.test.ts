@@ -253,6 +253,21 @@ describe('plantstore token revoke', () => {
     expect(table.split('\n').find((line) => line.startsWith(doomed.id))).toMatch(/\srevoked$/);
   });
 
+  it('says a token was already revoked, and when, rather than revoking it again (exit 0)', () => {
+    const token = createToken('--name', 'revoked twice');
+    expect(plantstore(['token', 'revoke', token.id]).status).toBe(0);
+    const firstTime = listTokens().find((t) => t.id === token.id)?.revokedAt ?? '';
+
+    const again = plantstore(['token', 'revoke', token.id]);
+
+    expect(again).toEqual({
+      status: 0,
+      stdout: `Token ${token.id} was already revoked at ${firstTime.replace(/\.\d{3}Z$/, 'Z')}; nothing changed.\n`,
+      stderr: '',
+    });
+    expect(listTokens().find((t) => t.id === token.id)?.revokedAt).toBe(firstTime);
+  });
+
   it('fails with exit 1 for an unknown id', () => {
     expectCleanError(plantstore(['token', 'revoke', 'no-such-token']), 1, /no API token with id no-such-token/);
   });
@@ -294,6 +309,32 @@ describe('plantstore commands and help', () => {
 
     expect(plantstore(['token', 'create'], { databaseUrl: `sqlite:${untouched}` }).status).toBe(2);
     expect(existsSync(untouched)).toBe(false);
+  });
+
+  it.each([
+    [['token', 'create', '--name', 'x', '--scope', 'admin'], /unknown scope admin/],
+    [['token', 'create', '--name', 'x', '--scope', 'plants:read', '--scope', 'Plants:Write'], /unknown scope Plants:Write/],
+    [['token', 'create', '--name', 'x', '--expires-in', '3000000d'], /expire after the year 9999/],
+    [['token', 'create', '--name', '   '], /name must not be only white space/],
+    [['token', 'create', '--name', 'x'.repeat(101)], /name/],
+    [['token', 'create', '--name', 'x', '--expires-in', '1w'], /--expires-in/],
+    [['token', 'create', '--name', 'x', '--colour'], /--colour/],
+    [['token', 'list', 'extra'], /extra/],
+    [['token', 'revoke'], /token id/],
+    [['token', 'revoke', 'a', 'b'], /token id/],
+    [['token', 'frob'], /unknown token command/],
+    [['--version', 'extra'], /--version takes no arguments/],
+  ])('reports %j as a usage error before any database is created', (args, message) => {
+    const untouched = join(dir, 'never-created.sqlite');
+
+    expectCleanError(plantstore(args, { databaseUrl: `sqlite:${untouched}` }), 2, message);
+    expect(existsSync(untouched)).toBe(false);
+  });
+
+  it.each([[['--version']], [['-V']]])('%j prints the version of the CLI package and nothing else', (args) => {
+    const { version } = JSON.parse(readFileSync(resolve(repoRoot, 'apps/cli/package.json'), 'utf8')) as { version: string };
+
+    expect(plantstore(args)).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
   });
 });
 

@@ -43,5 +43,5 @@ export type { TokenRepository, TokenSecrets } from './tokens/token-ports.js';
 export { webCryptoTokenSecrets, type WebCrypto } from './tokens/web-crypto-token-secrets.js';
 // Tokens: use cases
 export { AuthenticateToken, type AuthenticationFailure, type AuthenticationResult } from './tokens/authenticate-token.js';
-export { IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
+export { checkTokenRequest, IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
 export { ListTokens, RevokeToken } from './tokens/manage-tokens.js';

@@ -1,4 +1,4 @@
-import { AuthenticateToken, InvalidTokenRequestError, IssueToken, TokenSecretsMisconfiguredError, hasTokenShape, type TokenSecrets } from '@plantstore/domain';
+import { AuthenticateToken, checkTokenRequest, InvalidTokenRequestError, IssueToken, TokenSecretsMisconfiguredError, hasTokenShape, type TokenSecrets } from '@plantstore/domain';
 import { DeterministicTokenSecrets, FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
 import { tokenFixture } from './support/token-fixture.js';
 
@@ -124,5 +124,26 @@ describe('IssueToken', () => {
       const authenticate = new AuthenticateToken(tokens, broken, new FixedClock());
       await expect(authenticate.execute(generateToken())).resolves.toEqual({ ok: false, reason: 'malformed' });
     });
+  });
+});
+
+describe('checkTokenRequest', () => {
+  const now = new Date('2025-06-01T12:00:00.000Z');
+
+  it('gives the scopes and expiry IssueToken would store, with no store at all', () => {
+    expect(checkTokenRequest({ name: 'ci' }, now)).toEqual({ scopes: ['plants:write'], expiresAt: undefined });
+    expect(checkTokenRequest({ name: 'ci', scopes: ['plants:read', 'plants:read'], expiresInMs: DAY }, now)).toEqual({
+      scopes: ['plants:read'],
+      expiresAt: new Date(now.getTime() + DAY),
+    });
+  });
+
+  it('refuses what IssueToken refuses, with the same errors', () => {
+    const untilEndOf9999 = Date.UTC(9999, 11, 31, 23, 59, 59) - now.getTime();
+    expect(() => checkTokenRequest({ name: ' ' }, now)).toThrow(InvalidTokenRequestError);
+    expect(() => checkTokenRequest({ name: 'x', scopes: ['admin'] }, now)).toThrow(/unknown scope admin/);
+    expect(() => checkTokenRequest({ name: 'x', expiresInMs: 0 }, now)).toThrow(/lifetime must be a positive whole number/);
+    expect(checkTokenRequest({ name: 'x', expiresInMs: untilEndOf9999 }, now).expiresAt).toEqual(new Date(Date.UTC(9999, 11, 31, 23, 59, 59)));
+    expect(() => checkTokenRequest({ name: 'x', expiresInMs: untilEndOf9999 + 1 }, now)).toThrow(/after the year 9999/);
   });
 });

@@ -32,6 +32,7 @@ describe('the public API', () => {
       'TokenNotFoundError',
       'TokenSecretsMisconfiguredError',
       'checkNewPlantShape',
+      'checkTokenRequest',
       'hasTokenShape',
       'isScope',
       'systemClock',

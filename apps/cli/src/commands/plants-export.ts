@@ -54,16 +54,21 @@ export const plantsExport: Command = {
           renameSync(target.partial, target.path);
         }
       } catch (error) {
-        if (target !== undefined) {
-          out.destroy();
-          rmSync(target.partial, { force: true });
-        }
-        throw error;
+        if (target === undefined) throw error;
+        out.destroy();
+        rmSync(target.partial, { force: true });
+        throw namingTarget(error, target);
       }
       process.stderr.write(`Exported ${format(count)} plant${count === 1 ? '' : 's'}${target ? ` to ${target.path}` : ''}.\n`);
     };
   },
 };
+
+/** The temporary file is ours, not the operator's: a failure names the file they asked for. */
+function namingTarget(error: unknown, target: { path: string; partial: string }): unknown {
+  if (!(error instanceof Error) || !error.message.includes(target.partial)) return error;
+  return new Error(error.message.split(target.partial).join(target.path), { cause: error });
+}
 
 async function write(out: Writable, text: string): Promise<void> {
   if (text !== '' && !out.write(text)) await once(out, 'drain');

@@ -6,6 +6,7 @@ import { printJson, printLines } from '../output.js';
 import { csvLines, type CsvSource } from '../plants/csv-lines.js';
 import { chooseFormat, type FileFormat } from '../plants/file-formats.js';
 import { format, ImportProgress } from '../plants/import-progress.js';
+import { LineCount } from '../plants/line-count.js';
 import { ndjsonLines, type NdjsonSource } from '../plants/ndjson-lines.js';
 import { RejectsFile } from '../plants/rejects-file.js';
 
@@ -71,21 +72,22 @@ export const plantsImport: Command = {
     return async (store) => {
       const started = performance.now();
       let bytesRead = 0;
-      const chunks = counted(input.stream, (n) => (bytesRead += n));
-      const progress = new ImportProgress(values.json ? process.stderr : process.stdout, input.size, () => bytesRead);
+      const lineCount = new LineCount();
+      const chunks = lineCount.ofBytes(counted(input.stream, (n) => (bytesRead += n)));
+      const progress = new ImportProgress(process.stderr, input.size, () => bytesRead);
       const rejects = values.rejects === undefined ? undefined : new RejectsFile(values.rejects, renderSource);
       const interruption = onInterrupt();
       let result: ImportResult;
       try {
         result = await store.importPlants(batchSize).execute<Source>(
-          linesOf(fileFormat, chunks),
+          lineCount.ofEntries(linesOf(fileFormat, chunks)),
           {
             async rejected(rejection) {
               progress.finish();
               process.stderr.write(`line ${rejection.entry.line}: ${rejection.message}\n`);
               await rejects?.add(rejection);
             },
-            batchCommitted: (totals) => progress.update(totals),
+            batchCommitted: (totals) => progress.update({ ...totals, lines: lineCount.through(totals.lines) }),
           },
           interruption.signal,
         );
@@ -96,7 +98,9 @@ export const plantsImport: Command = {
         await rejects?.close();
       }
       const seconds = (performance.now() - started) / 1000;
-      report(result, seconds, values.json, rejects);
+      // Read to the end, every line of the input counts (trailing blank lines too); stopped early, the lines taken.
+      const lines = result.interrupted ? lineCount.through(result.lines) : lineCount.read;
+      report({ ...result, lines }, seconds, values.json, rejects);
       if (result.interrupted) return ExitCode.interrupted;
       return result.invalid + result.conflicts > 0 ? ExitCode.failed : ExitCode.ok;
     };

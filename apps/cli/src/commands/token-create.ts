@@ -1,3 +1,4 @@
+import { checkTokenRequest } from '@plantstore/domain';
 import type { Command } from '../command.js';
 import { parseOptions, UsageError, usageHint } from '../command.js';
 import { formatTime, printJson, printLines } from '../output.js';
@@ -33,11 +34,14 @@ export const tokenCreate: Command = {
     if (expiresIn !== undefined && lifetimeMs === undefined) {
       throw new UsageError(`--expires-in must be a positive whole number followed by s, m, h or d (got '${expiresIn}')`, usageHint(this));
     }
+    const request = { name, scopes, expiresInMs: lifetimeMs };
+    // The domain's own checks (name, scope names, an expiry past the year 9999), now: a refused
+    // request must not create a database. The use case checks again, counting the lifetime from
+    // the instant it stamps as the token's creation.
+    checkTokenRequest(request, new Date());
 
     return async (store) => {
-      // Scope names, the name and the expiry are checked once, by the use case, which counts the
-      // lifetime from the same instant as the token's creation.
-      const { token, plaintext } = await store.issueToken.execute({ name, scopes, expiresInMs: lifetimeMs });
+      const { token, plaintext } = await store.issueToken.execute(request);
       if (json) {
         printJson({
           id: token.id,

@@ -37,7 +37,7 @@ export const tokenList: Command = {
         return;
       }
       if (tokens.length === 0) {
-        printLines('No API tokens yet. Create one with: pnpm plantstore token create --name NAME');
+        printLines('No API tokens yet. Create one with: pnpm exec plantstore token create --name NAME');
         return;
       }
       printLines(

@@ -1,7 +1,7 @@
-import { REVOCATION_BOUND_MS } from '@plantstore/domain';
+import { REVOCATION_BOUND_MS, TokenNotFoundError } from '@plantstore/domain';
 import type { Command } from '../command.js';
 import { parseOptions, UsageError, usageHint } from '../command.js';
-import { printLines } from '../output.js';
+import { formatTime, printLines } from '../output.js';
 
 // The servers' revocation bound (docs/tokens.md#revocation), told to operators so they know when it bites.
 const REVOCATION_BOUND_SECONDS = REVOCATION_BOUND_MS / 1000;
@@ -14,7 +14,8 @@ export const tokenRevoke: Command = {
     'Arguments:',
     '  <id>  the token id, as shown by `token list`',
     '',
-    `Running servers refuse the token within ${REVOCATION_BOUND_SECONDS} s. Revoking twice keeps the first time.`,
+    `Running servers refuse the token within ${REVOCATION_BOUND_SECONDS} s. Revoking a revoked token changes`,
+    'nothing: it says when the token was revoked and exits 0, so a script may revoke twice.',
   ].join('\n'),
 
   parse(args) {
@@ -24,6 +25,14 @@ export const tokenRevoke: Command = {
     if (extra.length > 0) throw new UsageError(`expected one token id, got ${positionals.length}`, usageHint(this));
 
     return async (store) => {
+      // Read first, so a second revoke can say when the first one was. RevokeToken keeps the
+      // first time anyway: a concurrent revoke at worst makes both say "Revoked".
+      const token = (await store.listTokens.execute()).find((candidate) => candidate.id === id);
+      if (token === undefined) throw new TokenNotFoundError(id);
+      if (token.revokedAt !== undefined) {
+        printLines(`Token ${id} was already revoked at ${formatTime(token.revokedAt)}; nothing changed.`);
+        return;
+      }
       await store.revokeToken.execute(id);
       printLines(`Revoked token ${id}. Running servers refuse it within ${REVOCATION_BOUND_SECONDS} s.`);
     };

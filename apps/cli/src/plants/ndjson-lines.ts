@@ -18,14 +18,32 @@ export type NdjsonSource = string | Buffer | undefined;
  * held line never pins a whole chunk in memory.
  */
 export async function* ndjsonLines(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<ImportLine<NdjsonSource>[]> {
+  let first = true;
   for await (const group of splitLines(chunks, maxLineBytes)) {
     const lines: ImportLine<NdjsonSource>[] = [];
     for (const line of group) {
       const entry = readLine(line, maxLineBytes);
-      if (entry !== undefined) lines.push(entry);
+      if (entry === undefined) continue;
+      lines.push(first ? withCsvHint(entry) : entry);
+      first = false;
     }
     if (lines.length > 0) yield lines;
   }
+}
+
+/**
+ * A CSV given as NDJSON (stdin is NDJSON unless told otherwise) fails on its first line: that
+ * line's message says what to add, rather than leaving the operator to work out the format.
+ */
+function withCsvHint(entry: ImportLine<NdjsonSource>): ImportLine<NdjsonSource> {
+  if (!('unreadable' in entry) || typeof entry.source !== 'string' || !looksLikeCsv(entry.source)) return entry;
+  return { ...entry, unreadable: `${entry.unreadable} It looks like CSV: add --format csv.` };
+}
+
+/** Not a JSON object or array, and cells separated by commas (a header such as id,name,tag). */
+function looksLikeCsv(text: string): boolean {
+  const trimmed = text.trim();
+  return !trimmed.startsWith('{') && !trimmed.startsWith('[') && trimmed.includes(',');
 }
 
 function readLine({ number, bytes }: ByteLine, maxLineBytes: number): ImportLine<NdjsonSource> | undefined {

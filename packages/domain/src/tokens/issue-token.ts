@@ -45,10 +45,7 @@ export class IssueToken {
    */
   async execute(command: IssueTokenCommand): Promise<IssuedToken> {
     const now = this.clock.now();
-    const nameProblems = textViolations('name', command.name, IssueToken.MAX_NAME_CODE_POINTS);
-    if (nameProblems.length > 0) throw new InvalidTokenRequestError(nameProblems.map((p) => p.message).join('; '));
-    const scopes = uniqueScopes(command.scopes);
-    const expiresAt = expiryOf(now, command.expiresInMs);
+    const { scopes, expiresAt } = checkTokenRequest(command, now);
     const plaintext = this.secrets.generateToken();
     // A token that can never authenticate must not be handed out (say, base64 instead of base64url).
     if (!hasTokenShape(plaintext)) throw new TokenSecretsMisconfiguredError();
@@ -63,6 +60,18 @@ export class IssueToken {
     await this.tokens.add({ ...token, hash: await this.secrets.hash(plaintext) });
     return { token, plaintext };
   }
+}
+
+/**
+ * The rules IssueToken applies to a request, made at `now`, without storing anything: so an
+ * adapter can refuse a bad request before it opens a store. Returns the scopes (the default
+ * when none is asked for, each once) and the expiry.
+ * @throws {InvalidTokenRequestError} as IssueToken does for the name, a scope or the lifetime.
+ */
+export function checkTokenRequest(command: IssueTokenCommand, now: Date): { scopes: Scope[]; expiresAt: Date | undefined } {
+  const nameProblems = textViolations('name', command.name, IssueToken.MAX_NAME_CODE_POINTS);
+  if (nameProblems.length > 0) throw new InvalidTokenRequestError(nameProblems.map((p) => p.message).join('; '));
+  return { scopes: uniqueScopes(command.scopes), expiresAt: expiryOf(now, command.expiresInMs) };
 }
 
 function uniqueScopes(requested: readonly string[] | undefined): Scope[] {

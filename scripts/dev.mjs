@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * `pnpm dev`: the server in development. `tsc -b --watch` rebuilds what a change touches and
+ * `node --watch` restarts the server when a file it loaded is rewritten, so an edit is live
+ * a moment after it is saved. Node built-ins only: a shell `a & b` would leave the
+ * background watcher running after Ctrl-C, since a non-interactive shell starts it with
+ * SIGINT ignored.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const run = (args) => spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+
+// Built once first: node --watch needs the server's main.js before it can start.
+const initial = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
+if (initial.status !== 0) {
+  process.stderr.write('dev: the build failed; fix the errors above and run `pnpm dev` again.\n');
+  process.exit(initial.status ?? 1);
+}
+
+const children = [
+  run([tsc, '-b', '--watch', '--preserveWatchOutput']),
+  run(['--watch', '--watch-preserve-output', 'apps/api/dist/main.js']),
+];
+let exitCode;
+
+// When either stops (Ctrl-C, a crash of the watcher), stop the other: never a watcher left behind.
+function stop(code) {
+  exitCode ??= code;
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}
+
+for (const child of children) {
+  child.on('exit', (code) => {
+    stop(code ?? 0);
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(exitCode);
+  });
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));

@@ -60,8 +60,9 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // Built output is a leaf, not excluded: an import of another workspace package resolves into its dist/.
+    doNotFollow: { path: '(^|/)(dist|node_modules)/' },
+    exclude: { path: '(^|/)node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
     enhancedResolveOptions: {

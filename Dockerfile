@@ -13,7 +13,7 @@ WORKDIR /src
 ENV CI=true
 RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
 # Manifests first, so that a change of source reuses the installed dependencies.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
 COPY patches ./patches
 COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-http/package.json packages/adapters-http/

@@ -6,9 +6,9 @@
  */
 
 // Shared
-export { systemClock, type Clock } from './shared/clock.js';
-export { DomainError, StorageUnavailableError } from './shared/errors.js';
-export type { FieldViolation } from './shared/field-violation.js';
+export { systemClock, type Clock } from './common/clock.js';
+export { DomainError, StorageUnavailableError } from './common/errors.js';
+export type { FieldViolation } from './common/field-violation.js';
 
 // Plants: rules
 export { Plant, type NewPlantInput, type PlantJson, type PlantParseResult } from './plants/plant.js';

@@ -121,7 +121,7 @@ describe('@plantstore/domain as a packed tarball', () => {
         "const testing = require('@plantstore/domain/testing');",
         "const { version } = require('@plantstore/domain/package.json');",
         "let deep = 'allowed';",
-        "try { require('@plantstore/domain/dist/shared/text-rules.js'); } catch (error) { deep = error.code; }",
+        "try { require('@plantstore/domain/dist/common/text-rules.js'); } catch (error) { deep = error.code; }",
         'console.log(typeof domain.CreatePlant, typeof testing.tokenRepositoryContract, version, deep);',
       ].join('\n');
       expect(run(process.execPath, ['--input-type=commonjs', '-e', script], app).trim()).toBe('function function 1.0.0 ERR_PACKAGE_PATH_NOT_EXPORTED');

@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { PlantConflictError } from './plant-errors.js';
 import type { PlantRepository } from './plant-repository.js';
 import { Plant } from './plant.js';

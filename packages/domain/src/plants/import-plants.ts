@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { UncheckedNewPlant } from './new-plant-shape.js';
 import { PlantConflictError, PlantValidationError } from './plant-errors.js';
 import type { PlantBatchRepository } from './plant-repository.js';

@@ -1,4 +1,4 @@
-import type { FieldViolation } from '../shared/field-violation.js';
+import type { FieldViolation } from '../common/field-violation.js';
 
 /**
  * The JSON-type rules of a NewPlant (docs/http-api.md#newplant-rules): which fields must be present and of which

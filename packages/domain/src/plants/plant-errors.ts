@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/errors.js';
-import { describeViolations, type FieldViolation } from '../shared/field-violation.js';
+import { DomainError } from '../common/errors.js';
+import { describeViolations, type FieldViolation } from '../common/field-violation.js';
 import type { PlantId } from './plant-id.js';
 
 /** The message is the one a client sees, whether the plant came over HTTP or from an import file. */

@@ -1,4 +1,4 @@
-import type { FieldViolation } from '../shared/field-violation.js';
+import type { FieldViolation } from '../common/field-violation.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

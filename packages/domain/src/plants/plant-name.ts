@@ -1,5 +1,5 @@
-import type { FieldViolation } from '../shared/field-violation.js';
-import { textViolations } from '../shared/text-rules.js';
+import type { FieldViolation } from '../common/field-violation.js';
+import { textViolations } from '../common/text-rules.js';
 
 /** The name of a plant: 1 to 200 code points, kept exactly as sent. */
 export class PlantName {

@@ -1,5 +1,5 @@
-import type { FieldViolation } from '../shared/field-violation.js';
-import { textViolations } from '../shared/text-rules.js';
+import type { FieldViolation } from '../common/field-violation.js';
+import { textViolations } from '../common/text-rules.js';
 
 /** The optional tag that says what type of plant it is: 1 to 64 code points. */
 export class PlantTag {

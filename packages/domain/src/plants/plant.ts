@@ -1,4 +1,4 @@
-import type { FieldViolation } from '../shared/field-violation.js';
+import type { FieldViolation } from '../common/field-violation.js';
 import type { UncheckedNewPlant } from './new-plant-shape.js';
 import { PlantId } from './plant-id.js';
 import { PlantName } from './plant-name.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 
 /** A clock that only moves when a test moves it, so every timestamp is predictable. */
 export class FixedClock implements Clock {

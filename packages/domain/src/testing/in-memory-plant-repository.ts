@@ -1,7 +1,7 @@
 import type { PlantId } from '../plants/plant-id.js';
 import type { InsertOutcome, PlantBatchRepository, PlantProvenance, PlantRepository } from '../plants/plant-repository.js';
 import type { Plant } from '../plants/plant.js';
-import { StorageUnavailableError } from '../shared/errors.js';
+import { StorageUnavailableError } from '../common/errors.js';
 
 export interface StoredPlant {
   readonly plant: Plant;

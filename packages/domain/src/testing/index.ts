@@ -22,4 +22,4 @@ export { tokenRepositoryContract, type TokenRepositorySubject } from './contract
  * independent oracle. Not part of the main entry point: PlantName, PlantTag and IssueToken
  * apply the rule.
  */
-export { countCodePoints, textViolations } from '../shared/text-rules.js';
+export { countCodePoints, textViolations } from '../common/text-rules.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { hasTokenShape, tokenStateAt } from './api-token.js';
 import { mintPrincipal, type Principal } from './principal.js';
 import type { TokenRepository, TokenSecrets } from './token-ports.js';

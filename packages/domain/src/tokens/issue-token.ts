@@ -1,5 +1,5 @@
-import type { Clock } from '../shared/clock.js';
-import { textViolations } from '../shared/text-rules.js';
+import type { Clock } from '../common/clock.js';
+import { textViolations } from '../common/text-rules.js';
 import { hasTokenShape, type ApiToken } from './api-token.js';
 import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from './scope.js';
 import { InvalidTokenRequestError, TokenSecretsMisconfiguredError } from './token-errors.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { ApiToken } from './api-token.js';
 import { TokenNotFoundError } from './token-errors.js';
 import type { TokenRepository } from './token-ports.js';

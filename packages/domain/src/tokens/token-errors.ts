@@ -1,4 +1,4 @@
-import { DomainError } from '../shared/errors.js';
+import { DomainError } from '../common/errors.js';
 
 /** RevokeToken was given an id no token has. */
 export class TokenNotFoundError extends DomainError {

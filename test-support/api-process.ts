@@ -1,8 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 /**
  * The built server and admin CLI as an operator runs them (`node apps/*\/dist/main.js`), for
@@ -17,17 +19,6 @@ function built(file: string): string {
   return file;
 }
 
-/** A free TCP port on the loopback: bind port 0, note it, release it. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer().once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
-
 export interface ApiProcess {
   readonly url: string;
   readonly port: number;
@@ -39,14 +30,18 @@ export interface ApiProcess {
  * `node apps/api/dist/main.js` on 127.0.0.1:`port` (a free one by default) with `env` added;
  * resolves once GET /healthz answers 200, rejects with the server's stderr if it exits first.
  */
-export async function startApiProcess(env: Record<string, string>, port?: number, timeoutMs = 30_000): Promise<ApiProcess> {
+export async function startApiProcess(
+  env: Record<string, string>,
+  port?: number,
+  timeoutMs = 30_000,
+): Promise<ApiProcess> {
   const listenPort = port ?? (await freePort());
   const child = spawn(process.execPath, [built(SERVER_JS)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(listenPort) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${listenPort}`;
   const server: ApiProcess = {
@@ -62,7 +57,8 @@ export async function startApiProcess(env: Record<string, string>, port?: number
   };
   const until = Date.now() + timeoutMs;
   while (!(await isHealthy(url))) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before answering: ${stderr.trim()}`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode} before answering: ${stderr.trim()}`);
     if (Date.now() > until) {
       await server.stop('SIGKILL');
       throw new Error(`the server did not answer on ${url} within ${timeoutMs} ms: ${stderr.trim()}`);
@@ -89,7 +85,8 @@ export function runPlantstoreCli(databaseUrl: string, args: readonly string[]): 
       process.execPath,
       [built(CLI_JS), ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000, encoding: 'utf8' },
-      (error, stdout, stderr) => (error ? fail(new Error(`plantstore ${args.join(' ')} failed: ${error.message}\n${stderr}`)) : done(stdout)),
+      (error, stdout, stderr) =>
+        error ? fail(new Error(`plantstore ${args.join(' ')} failed: ${error.message}\n${stderr}`)) : done(stdout),
     );
   });
 }

@@ -1,28 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../../test-support/free-port.js';
+
+export { freePort };
 
 // The built binaries, as an operator runs them (`pnpm test` builds first).
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const SERVER_JS = resolve(repositoryRoot, 'apps/api/dist/main.js');
 export const CLI_JS = resolve(repositoryRoot, 'apps/cli/dist/main.js');
-
-/**
- * A free TCP port on the loopback. The server cannot report the port it got for PORT=0
- * except in its log, so the port is chosen here: bind port 0, note it, release it.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export interface ServerProcess {
   readonly url: string;
@@ -44,7 +31,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const server: ServerProcess = {
     url: `http://127.0.0.1:${port}`,
@@ -60,7 +47,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before answering: ${stderr.trim()}`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with code ${child.exitCode} before answering: ${stderr.trim()}`);
     if (await answersHttp(server.url)) return server;
     if (Date.now() > deadline) {
       await server.stop();
@@ -92,10 +80,15 @@ export interface CliResult {
 /** `node apps/cli/dist/main.js <args>` with `env` added: the `pnpm plantstore` binary. */
 export function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI_JS, ...args], { env: { ...process.env, ...env }, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI_JS, ...args],
+      { env: { ...process.env, ...env }, timeout: timeoutMs, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -107,10 +100,22 @@ export async function cliOutput(databaseUrl: string, args: readonly string[]): P
 }
 
 /** A token issued as an operator does it, `plantstore token create --json`, whose last stdout line is the token as JSON. */
-export async function createTokenWithCli(databaseUrl: string, name: string, scopes: readonly string[] = []): Promise<{ id: string; token: string }> {
-  const stdout = await cliOutput(databaseUrl, ['token', 'create', '--name', name, ...scopes.flatMap((s) => ['--scope', s]), '--json']);
+export async function createTokenWithCli(
+  databaseUrl: string,
+  name: string,
+  scopes: readonly string[] = [],
+): Promise<{ id: string; token: string }> {
+  const stdout = await cliOutput(databaseUrl, [
+    'token',
+    'create',
+    '--name',
+    name,
+    ...scopes.flatMap((s) => ['--scope', s]),
+    '--json',
+  ]);
   const last = stdout.trim().split('\n').at(-1) ?? '';
   const parsed = JSON.parse(last) as { id?: unknown; token?: unknown };
-  if (typeof parsed.id !== 'string' || typeof parsed.token !== 'string') throw new Error(`unexpected CLI output: ${last}`);
+  if (typeof parsed.id !== 'string' || typeof parsed.token !== 'string')
+    throw new Error(`unexpected CLI output: ${last}`);
   return { id: parsed.id, token: parsed.token };
 }

@@ -1,0 +1,33 @@
+import { createServer } from 'node:net';
+
+// Below Linux's ephemeral range (32768 and up), so no outgoing connection holds one of these
+// ports, and one slice per jest worker, so two workers never hand out the same port. With
+// "bind port 0, note it, release it", another worker could be given the same port before the
+// first server listened on it; that server's start then failed while the readiness probe was
+// answered by the other worker's server (a 401 from a database that never saw the token).
+const FIRST_PORT = 20_000;
+const PORTS_PER_WORKER = 1_500;
+const workerSlice = Math.max(0, Number(process.env['JEST_WORKER_ID'] ?? 1) - 1) % 8;
+const sliceStart = FIRST_PORT + workerSlice * PORTS_PER_WORKER;
+let next = 0;
+
+/**
+ * A TCP port on the loopback no other test of this run was given and nothing listens on now.
+ * The servers under test cannot report the port they got for PORT=0 except in their log, so
+ * the port is chosen here.
+ */
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < PORTS_PER_WORKER; tried++) {
+    const port = sliceStart + (next++ % PORTS_PER_WORKER);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${sliceStart}–${sliceStart + PORTS_PER_WORKER - 1}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
+  });
+}

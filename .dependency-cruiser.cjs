@@ -34,6 +34,14 @@ module.exports = {
       to: { path: '^(packages|apps)/', pathNot: '^packages/client/' },
     },
     {
+      name: 'examples-use-public-packages-only',
+      comment:
+        "An example is another team's app: it may use @plantstore/domain and npm packages, never an adapter, an app or the client internals.",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(packages|apps)/', pathNot: '^packages/domain/' },
+    },
+    {
       name: 'packages-do-not-import-apps',
       severity: 'error',
       from: { path: '^packages/' },

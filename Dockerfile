@@ -18,12 +18,15 @@ COPY patches ./patches
 COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-http/package.json packages/adapters-http/
 COPY packages/adapters-persistence/package.json packages/adapters-persistence/
+COPY packages/adapters-messaging/package.json packages/adapters-messaging/
 COPY packages/json-reader/package.json packages/json-reader/
 COPY packages/client/package.json packages/client/
 COPY apps/api/package.json apps/api/
 # The CLI's bin is a committed file that pnpm links at install time.
 COPY apps/cli/package.json apps/cli/
 COPY apps/cli/bin apps/cli/bin
+# A workspace member too (built by tsc -b), though not part of the image.
+COPY examples/plant-catalogue/package.json examples/plant-catalogue/
 # better-sqlite3 is compiled here, for this Node, from its sources: no prebuilt binary is
 # downloaded, and node-gyp takes the headers of the Node that will run it (the build image
 # has python3, make and g++).

@@ -8,6 +8,7 @@ const workspace = {
   'json-reader': 'packages/json-reader',
   'adapters-http': 'packages/adapters-http',
   'adapters-persistence': 'packages/adapters-persistence',
+  'adapters-messaging': 'packages/adapters-messaging',
   client: 'packages/client',
 };
 

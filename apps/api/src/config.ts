@@ -25,6 +25,8 @@ export interface AppConfig {
   readonly redisUrl: string | undefined;
   /** Deadline of one Redis call; past it the limits fail open. */
   readonly redisTimeoutMs: number;
+  /** NATS servers for the PlantCreated relay (docs/operations.md#plant-events); no relay when absent. */
+  readonly natsUrl: string | undefined;
   readonly shutdownTimeoutMs: number;
   readonly tokenCacheTtlMs: number;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
@@ -52,6 +54,7 @@ export function loadConfig(env: Env): AppConfig {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 50, 1, 10_000),
+    natsUrl: natsUrl(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 10_000, 0, 600_000),
     // At most the revocation bound of docs/tokens.md#revocation.
     tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, REVOCATION_BOUND_MS),
@@ -66,11 +69,21 @@ function redisUrl(env: Env): string | undefined {
   return url;
 }
 
+function natsUrl(env: Env): string | undefined {
+  const url = env['NATS_URL'];
+  if (url === undefined || url === '') return undefined;
+  // A comma-separated list of servers of one cluster, as the NATS clients take it.
+  if (!url.split(',').every((server) => /^(nats|tls):\/\/[^\s]+$/.test(server)))
+    throw new ConfigError('NATS_URL must be nats:// or tls:// URLs, separated by commas');
+  return url;
+}
+
 function tlsFiles(env: Env): AppConfig['tls'] {
   const certFile = env['TLS_CERT_FILE'] || undefined;
   const keyFile = env['TLS_KEY_FILE'] || undefined;
   if (certFile === undefined && keyFile === undefined) return undefined;
-  if (certFile === undefined || keyFile === undefined) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  if (certFile === undefined || keyFile === undefined)
+    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   return { certFile, keyFile };
 }
 

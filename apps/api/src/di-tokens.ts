@@ -4,3 +4,4 @@ export const PLANT_REPOSITORY = Symbol('PlantRepository');
 export const TOKEN_REPOSITORY = Symbol('TokenRepository');
 export const CLOCK = Symbol('Clock');
 export const REDIS = Symbol('Redis');
+export const OUTBOX_RELAY = Symbol('OutboxRelay');

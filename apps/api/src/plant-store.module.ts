@@ -1,10 +1,43 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { AUTHENTICATE_TOKEN, CREATE_PLANT, HTTP_OPTIONS, READINESS_PROBE, RedisLimiterStorage, type HttpOptions, type ReadinessProbe } from '@plantstore/adapters-http';
-import { CachingTokenRepository, nodeTokenSecrets, openDataSource, TypeOrmPlantRepository, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
-import { AuthenticateToken, CreatePlant, systemClock, type Clock, type PlantRepository, type TokenRepository } from '@plantstore/domain';
+import {
+  Inject,
+  Logger,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  AUTHENTICATE_TOKEN,
+  CREATE_PLANT,
+  HTTP_OPTIONS,
+  READINESS_PROBE,
+  RedisLimiterStorage,
+  type HttpOptions,
+  type OutboxStatus,
+  type ReadinessProbe,
+} from '@plantstore/adapters-http';
+import { JetStreamPlantCreatedPublisher, OutboxRelay } from '@plantstore/adapters-messaging';
+import {
+  CachingTokenRepository,
+  nodeTokenSecrets,
+  openDataSource,
+  TypeOrmPlantCreatedOutbox,
+  TypeOrmPlantRepository,
+  TypeOrmTokenRepository,
+  type DataSource,
+} from '@plantstore/adapters-persistence';
+import {
+  AuthenticateToken,
+  CreatePlant,
+  systemClock,
+  type Clock,
+  type PlantRepository,
+  type TokenRepository,
+} from '@plantstore/domain';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
-import { CLOCK, DATA_SOURCE, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
+import { CLOCK, DATA_SOURCE, OUTBOX_RELAY, PLANT_REPOSITORY, REDIS, TOKEN_REPOSITORY } from './di-tokens.js';
 
 /** While Redis fails, one request per second tries it again; the others skip it. */
 const REDIS_RETRY_INTERVAL_MS = 1_000;
@@ -19,6 +52,28 @@ class ConnectionCloser implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     this.redis?.disconnect();
+  }
+}
+
+interface PlantEventRelay {
+  readonly relay: OutboxRelay;
+  readonly status: OutboxStatus;
+}
+
+/**
+ * Runs the PlantCreated relay while the app runs (docs/operations.md#plant-events): started
+ * once the app is up, stopped before the database closes. Not part of readiness: a NATS
+ * outage delays events, never creates.
+ */
+class PlantEventRelayLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(OUTBOX_RELAY) private readonly events: PlantEventRelay | undefined) {}
+
+  onApplicationBootstrap(): void {
+    this.events?.relay.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.events?.relay.stop();
   }
 }
 
@@ -67,24 +122,50 @@ export class PlantStoreModule {
         {
           provide: AUTHENTICATE_TOKEN,
           useFactory: (tokens: TokenRepository, clock: Clock) =>
-            new AuthenticateToken(new CachingTokenRepository(tokens, clock, config.tokenCacheTtlMs), nodeTokenSecrets, clock),
+            new AuthenticateToken(
+              new CachingTokenRepository(tokens, clock, config.tokenCacheTtlMs),
+              nodeTokenSecrets,
+              clock,
+            ),
           inject: [TOKEN_REPOSITORY, CLOCK],
         },
         {
           provide: READINESS_PROBE,
-          useFactory: (dataSource: DataSource): ReadinessProbe => ({ ping: async () => void (await dataSource.query('SELECT 1')) }),
+          useFactory: (dataSource: DataSource): ReadinessProbe => ({
+            ping: async () => void (await dataSource.query('SELECT 1')),
+          }),
           inject: [DATA_SOURCE],
         },
         {
+          provide: OUTBOX_RELAY,
+          useFactory: (dataSource: DataSource): PlantEventRelay | undefined => {
+            const natsUrl = config.natsUrl;
+            if (natsUrl === undefined) return undefined;
+            const outbox = new TypeOrmPlantCreatedOutbox(dataSource);
+            const logger = new Logger('PlantEventRelay');
+            const relay = new OutboxRelay(outbox, () => JetStreamPlantCreatedPublisher.connect(natsUrl), {
+              warn: (message) => logger.warn(message),
+              info: (message) => logger.log(message),
+            });
+            return { relay, status: { backlog: () => outbox.backlog(), counts: () => relay.status } };
+          },
+          inject: [DATA_SOURCE],
+        },
+        PlantEventRelayLifecycle,
+        {
           provide: HTTP_OPTIONS,
-          useFactory: (redis: Redis | undefined): HttpOptions => ({
+          useFactory: (redis: Redis | undefined, events: PlantEventRelay | undefined): HttpOptions => ({
             bodyLimitBytes: config.bodyLimitBytes,
             maxRequestsInFlight: config.maxRequestsInFlight,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
-            limiterStorage: redis === undefined ? undefined : new RedisLimiterStorage(redis, { retryIntervalMs: REDIS_RETRY_INTERVAL_MS }),
+            limiterStorage:
+              redis === undefined
+                ? undefined
+                : new RedisLimiterStorage(redis, { retryIntervalMs: REDIS_RETRY_INTERVAL_MS }),
+            outbox: events?.status,
           }),
-          inject: [REDIS],
+          inject: [REDIS, OUTBOX_RELAY],
         },
         ConnectionCloser,
       ],

@@ -21,7 +21,10 @@ export async function startServer(): Promise<void> {
     const config = configOrExit();
     const app = await createApp(config);
     exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
-    await app.listen(config.port, config.host);
+    // The accept queue as deep as the connections the server takes (the kernel caps it at
+    // net.core.somaxconn): with Node's default of 511, a burst of new connections fills it and
+    // the kernel drops further SYNs, health probes' included, until a retransmit a second later.
+    await app.listen({ port: config.port, host: config.host, backlog: config.maxConnections });
     new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
   } catch (error) {
     createFailureLogger().fatal(`failed to start: ${error instanceof Error ? error.message : String(error)}`);

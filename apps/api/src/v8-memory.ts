@@ -14,7 +14,9 @@ export const OLD_GENERATION_GROWING_PERCENT = 25;
 
 const operatorFlags = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)];
 const operatorSets = (pattern: RegExp): boolean => operatorFlags.some((flag) => pattern.test(flag));
-const youngGenerationByOperator = operatorSets(/^--(max|min)[-_]semi[-_]space[-_]size\b|^--semi[-_]space[-_]growth[-_]factor\b|^--max[-_]heap[-_]size\b/);
+const youngGenerationByOperator = operatorSets(
+  /^--(max|min)[-_]semi[-_]space[-_]size\b|^--semi[-_]space[-_]growth[-_]factor\b|^--max[-_]heap[-_]size\b/,
+);
 
 /**
  * Before anything else is loaded.
@@ -33,8 +35,10 @@ const youngGenerationByOperator = operatorSets(/^--(max|min)[-_]semi[-_]space[-_
  * The young generation is held at its initial size during start-up (see tuneV8ForServing).
  */
 export function tuneV8BeforeStart(): void {
-  if (!operatorSets(/^--(no[-_])?allocation[-_]site[-_]pretenuring\b/)) setFlagsFromString('--no-allocation-site-pretenuring');
-  if (!operatorSets(/^--heap[-_]growing[-_]percent\b/)) setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWING_PERCENT}`);
+  if (!operatorSets(/^--(no[-_])?allocation[-_]site[-_]pretenuring\b/))
+    setFlagsFromString('--no-allocation-site-pretenuring');
+  if (!operatorSets(/^--heap[-_]growing[-_]percent\b/))
+    setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWING_PERCENT}`);
   if (!youngGenerationByOperator) setFlagsFromString('--semi-space-growth-factor=1');
 }
 
@@ -53,7 +57,8 @@ export function tuneV8ForServing(youngLimitBytes = YOUNG_GENERATION_LIMIT_BYTES)
   if (youngGenerationByOperator) return;
   let factor = 0;
   const adjust = () => {
-    const size = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? youngLimitBytes;
+    const size =
+      getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? youngLimitBytes;
     const next = Math.max(1, Math.floor(youngLimitBytes / size));
     if (next === factor) return;
     factor = next;

@@ -8,6 +8,7 @@ export * from './http/create-fastify-adapter.js';
 export * from './limits/limiter-storage.js';
 export * from './limits/redis-limiter-storage.js';
 export * from './observability/plant-store-metrics.js';
+export type * from './observability/outbox-status.js';
 export * from './observability/pino-logger.js';
 export { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 export * from './plant-store-http.module.js';

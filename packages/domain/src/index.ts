@@ -17,8 +17,15 @@ export { PlantName } from './plants/plant-name.js';
 export { PlantTag } from './plants/plant-tag.js';
 export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
 export { PlantConflictError, PlantValidationError } from './plants/plant-errors.js';
+// Plants: events
+export { PlantCreated, type PlantCreatedJson } from './plants/plant-created.js';
 // Plants: ports
-export type { InsertOutcome, PlantBatchRepository, PlantProvenance, PlantRepository } from './plants/plant-repository.js';
+export type {
+  InsertOutcome,
+  PlantBatchRepository,
+  PlantProvenance,
+  PlantRepository,
+} from './plants/plant-repository.js';
 // Plants: use cases
 export { CreatePlant, type CreatePlantCommand, type CreatePlantResult } from './plants/create-plant.js';
 export {
@@ -33,7 +40,14 @@ export {
 export { ExportPlants } from './plants/export-plants.js';
 
 // Tokens: rules
-export { hasTokenShape, tokenStateAt, TOKEN_PREFIX, type ApiToken, type StoredApiToken, type TokenState } from './tokens/api-token.js';
+export {
+  hasTokenShape,
+  tokenStateAt,
+  TOKEN_PREFIX,
+  type ApiToken,
+  type StoredApiToken,
+  type TokenState,
+} from './tokens/api-token.js';
 export { Principal } from './tokens/principal.js';
 export { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from './tokens/scope.js';
 export { REVOCATION_BOUND_MS } from './tokens/revocation.js';
@@ -42,6 +56,10 @@ export { InvalidTokenRequestError, TokenNotFoundError, TokenSecretsMisconfigured
 export type { TokenRepository, TokenSecrets } from './tokens/token-ports.js';
 export { webCryptoTokenSecrets, type WebCrypto } from './tokens/web-crypto-token-secrets.js';
 // Tokens: use cases
-export { AuthenticateToken, type AuthenticationFailure, type AuthenticationResult } from './tokens/authenticate-token.js';
+export {
+  AuthenticateToken,
+  type AuthenticationFailure,
+  type AuthenticationResult,
+} from './tokens/authenticate-token.js';
 export { checkTokenRequest, IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
 export { ListTokens, RevokeToken } from './tokens/manage-tokens.js';

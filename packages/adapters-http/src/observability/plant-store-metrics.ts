@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuthFailureReason } from '../auth/auth-failure.js';
 import type { LimiterStorage } from '../limits/limiter-storage.js';
+import type { OutboxBacklog, OutboxRelayCounts, OutboxStatus } from './outbox-status.js';
 
 /** Every metric of the service, on a registry of its own (one per app instance, tests included). */
 export class PlantStoreMetrics {
@@ -73,6 +74,65 @@ export class PlantStoreMetrics {
     });
   }
 
+  /** The PlantCreated relay: what waits in the outbox (read at scrape time) and what was published. */
+  watchOutbox(outbox: OutboxStatus): void {
+    // One read of the outbox per scrape serves both gauges.
+    let pending: Promise<OutboxBacklogReading | undefined> | undefined;
+    const read = (): Promise<OutboxBacklogReading | undefined> =>
+      (pending ??= outbox
+        .backlog()
+        .then((backlog) => ({ backlog, at: Date.now() }))
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (pending = undefined))));
+    new Gauge({
+      name: 'plantstore_outbox_backlog_events',
+      help: 'PlantCreated events committed and not yet acknowledged by NATS JetStream (all instances).',
+      registers: [this.registry],
+      async collect() {
+        const reading = await read();
+        // An unreadable outbox (database down) is not a zero backlog.
+        this.set(reading === undefined ? NaN : reading.backlog.events);
+      },
+    });
+    new Gauge({
+      name: 'plantstore_outbox_lag_seconds',
+      help: 'Age of the oldest PlantCreated event not yet published; 0 when the outbox is empty.',
+      registers: [this.registry],
+      async collect() {
+        const reading = await read();
+        const oldest = reading?.backlog.oldestCreatedAt;
+        this.set(
+          reading === undefined ? NaN : oldest === undefined ? 0 : Math.max(0, reading.at - oldest.getTime()) / 1000,
+        );
+      },
+    });
+    const counter = (name: string, help: string, count: (counts: OutboxRelayCounts) => number): void =>
+      void new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(count(outbox.counts()));
+        },
+      });
+    counter(
+      'plantstore_outbox_published_total',
+      'PlantCreated events this instance published to JetStream.',
+      (c) => c.published,
+    );
+    counter(
+      'plantstore_outbox_duplicates_total',
+      'PlantCreated events this instance published again that JetStream dropped as duplicates (after a crash or a failed batch).',
+      (c) => c.duplicates,
+    );
+    counter(
+      'plantstore_outbox_publish_failures_total',
+      'Relay attempts that failed (NATS or the database unavailable); each is retried after a backoff.',
+      (c) => c.failures,
+    );
+  }
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     this.requestDuration.observe({ method, route, status: String(status) }, seconds);
   }
@@ -96,4 +156,9 @@ export class PlantStoreMetrics {
   internalError(): void {
     this.internalErrors.inc();
   }
+}
+
+interface OutboxBacklogReading {
+  readonly backlog: OutboxBacklog;
+  readonly at: number;
 }

@@ -1,4 +1,5 @@
 import { CreatePlantsAndTokens1763712000000 } from './1763712000000-create-plants-and-tokens.js';
+import { AddPlantCreatedOutbox1763798400000 } from './1763798400000-add-plant-created-outbox.js';
 
 /** Every migration in order; listed, not globbed, so the build is the single source. */
-export const migrations = [CreatePlantsAndTokens1763712000000];
+export const migrations = [CreatePlantsAndTokens1763712000000, AddPlantCreatedOutbox1763798400000];

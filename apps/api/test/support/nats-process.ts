@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.js';
+
+export const NATS_SERVER = '/usr/sbin/nats-server';
+
+export interface NatsProcess {
+  readonly url: string;
+  /** Stops the server by its PID (SIGTERM) and waits for it to exit; its JetStream store stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same store. */
+  restart(): Promise<void>;
+  /** Stops it and removes its store. */
+  remove(): Promise<void>;
+}
+
+/** Why the NATS suites cannot run here, or undefined when they can. In CI a missing server is a failure. */
+export function natsSkipNotice(): string | undefined {
+  if (existsSync(NATS_SERVER)) return undefined;
+  if (process.env['CI'] === 'true') throw new Error(`${NATS_SERVER} is missing in CI`);
+  return `plant event suites skipped: no ${NATS_SERVER} (apt-get install nats-server)`;
+}
+
+/**
+ * A NATS server with JetStream of the test's own, on a free loopback port with its own store,
+ * so it can be stopped and started without touching the machine's shared NATS.
+ */
+export async function startNatsProcess(): Promise<NatsProcess> {
+  const port = await freePort();
+  const store = mkdtempSync(join(tmpdir(), 'plantstore-nats-'));
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const start = async (): Promise<void> => {
+    const started = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+      stdio: 'ignore',
+    });
+    child = started;
+    exited = new Promise((done) => started.once('exit', () => done()));
+    const deadline = Date.now() + 10_000;
+    while (!(await accepts(port))) {
+      if (started.exitCode !== null) throw new Error(`nats-server on port ${port} exited with ${started.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`nats-server on port ${port} did not start within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const stop = async (): Promise<void> => {
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    process.kill(child.pid!, 'SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop,
+    restart: start,
+    async remove() {
+      await stop();
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connectTcp(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}

@@ -1,0 +1,3 @@
+export * from './plant-events-stream.js';
+export * from './jetstream-publisher.js';
+export * from './outbox-relay.js';

@@ -1,0 +1,88 @@
+import { jetstream, jetstreamManager, StorageType, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { PlantCreated } from '@plantstore/domain';
+import { DUPLICATE_WINDOW_MS, PLANT_CREATED_SUBJECT, PLANT_EVENTS_STREAM } from './plant-events-stream.js';
+
+/** How long one publish waits for JetStream's acknowledgement. */
+export const PUBLISH_TIMEOUT_MS = 5_000;
+
+export interface PublishReport {
+  /** Messages JetStream stored. */
+  readonly stored: number;
+  /** Messages JetStream dropped as duplicates: it had stored one with the same event id. */
+  readonly duplicates: number;
+}
+
+/**
+ * Publishes PlantCreated events to JetStream, each with its event id as message id
+ * (Nats-Msg-Id), so a republished event within the duplicate window is dropped by the stream.
+ * The connection reconnects by itself for as long as the process runs; a publish while it is
+ * down fails after PUBLISH_TIMEOUT_MS and the relay retries it.
+ */
+export class JetStreamPlantCreatedPublisher {
+  private streamReady = false;
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly client: JetStreamClient,
+  ) {}
+
+  /** Resolves once connected; until NATS answers it keeps trying (the relay is not awaited at start-up). */
+  static async connect(servers: string): Promise<JetStreamPlantCreatedPublisher> {
+    const connection = await connect({
+      servers: servers.split(','),
+      name: 'plantstore-outbox-relay',
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+    const publisher = new JetStreamPlantCreatedPublisher(
+      connection,
+      jetstream(connection, { timeout: PUBLISH_TIMEOUT_MS }),
+    );
+    // Made at once, so consumers can subscribe before the first plant; if it fails, the first publish tries again.
+    await publisher.ensureStream().catch(() => undefined);
+    return publisher;
+  }
+
+  /** Resolves once JetStream acknowledged every event; rejects if any was not acknowledged. */
+  async publish(events: readonly PlantCreated[]): Promise<PublishReport> {
+    if (!this.streamReady) await this.ensureStream();
+    try {
+      // Sent together on one connection: the server stores them in this order.
+      const acks = await Promise.all(
+        events.map((event) =>
+          this.client.publish(PLANT_CREATED_SUBJECT, JSON.stringify(event), {
+            msgID: event.eventId,
+            timeout: PUBLISH_TIMEOUT_MS,
+          }),
+        ),
+      );
+      const duplicates = acks.filter((ack) => ack.duplicate).length;
+      return { stored: acks.length - duplicates, duplicates };
+    } catch (error) {
+      // The stream may have been deleted, or NATS restarted without its store: check it again next time.
+      this.streamReady = false;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.close();
+  }
+
+  /** Creates the stream when it is missing; one an operator made with other limits is kept as it is. */
+  private async ensureStream(): Promise<void> {
+    const manager = await jetstreamManager(this.connection, { timeout: PUBLISH_TIMEOUT_MS });
+    const existing = await manager.streams.info(PLANT_EVENTS_STREAM).catch(() => undefined);
+    if (existing === undefined) {
+      await manager.streams.add({
+        name: PLANT_EVENTS_STREAM,
+        subjects: [PLANT_CREATED_SUBJECT],
+        storage: StorageType.File,
+        duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+      });
+    }
+    this.streamReady = true;
+  }
+}

@@ -1,0 +1,108 @@
+import { PlantCreated, PlantId, Plant } from '@plantstore/domain';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { engineOf } from './create-data-source.js';
+import type { Engine } from './database-config.js';
+import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
+import { asStorageError } from './storage-errors.js';
+
+/** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
+export type PublishEvents = (events: readonly PlantCreated[]) => Promise<void>;
+
+export interface OutboxBacklog {
+  /** Events stored and not yet acknowledged by the broker. */
+  readonly events: number;
+  /** Creation time of the oldest of them; undefined when there is none. */
+  readonly oldestCreatedAt: Date | undefined;
+}
+
+interface OutboxRow {
+  readonly seq: string;
+  readonly event_id: string;
+  readonly plant_id: string;
+  readonly name: string;
+  readonly tag: string | null;
+  readonly created_at: string | Date;
+}
+
+const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) AS event_id,
+  CAST(plant_id AS TEXT) AS plant_id, name, tag, created_at FROM plant_outbox ORDER BY plant_outbox.seq LIMIT`;
+
+/**
+ * The PlantCreated outbox that the plant table's trigger fills (docs/storage.md#outbox). A
+ * relay takes the oldest events, publishes them, and only once the broker acknowledged them
+ * are they deleted; an event is published again after a crash in between, which the broker's
+ * duplicate detection (the event id as message id) and the consumer's idempotence absorb.
+ *
+ * PostgreSQL: the batch is claimed with `FOR UPDATE SKIP LOCKED` in a transaction held over
+ * the publish, so several instances each take other rows, and a relay that dies releases its
+ * rows at once (the server rolls back on the lost connection). SQLite: one process owns the
+ * file, so the rows are read, published and deleted in separate statements, none awaited
+ * inside a transaction (docs/storage.md#one-writer).
+ */
+export class TypeOrmPlantCreatedOutbox {
+  private readonly engine: Engine;
+  private readonly lockWaitMs: number;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.engine = engineOf(dataSource);
+    this.lockWaitMs = lockWaitOf(dataSource);
+  }
+
+  /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */
+  async relay(limit: number, publish: PublishEvents): Promise<number> {
+    return this.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const [row] = await this.query<{ events: string | number; oldest: string | Date | null }>(
+      'SELECT COUNT(*) AS events, MIN(created_at) AS oldest FROM plant_outbox',
+      [],
+    );
+    return {
+      events: Number(row?.events ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? undefined : new Date(row.oldest),
+    };
+  }
+
+  private async relayOwned(limit: number, publish: PublishEvents): Promise<number> {
+    const rows = await this.query<OutboxRow>(`${SELECT_OLDEST} ?`, [limit]);
+    if (rows.length === 0) return 0;
+    await publish(rows.map(toEvent));
+    const seqs = rows.map((row) => BigInt(row.seq));
+    await this.query(`DELETE FROM plant_outbox WHERE seq IN (${seqs.map(() => '?').join(', ')})`, seqs);
+    return rows.length;
+  }
+
+  private async relayClaimed(limit: number, publish: PublishEvents): Promise<number> {
+    let runner: QueryRunner | undefined;
+    try {
+      runner = this.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      const rows = (await runner.query(`${SELECT_OLDEST} $1 FOR UPDATE SKIP LOCKED`, [limit])) as OutboxRow[];
+      if (rows.length > 0) {
+        await publish(rows.map(toEvent));
+        await runner.query('DELETE FROM plant_outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+      }
+      await runner.commitTransaction();
+      return rows.length;
+    } catch (error) {
+      if (runner?.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw asStorageError(error);
+    } finally {
+      await runner?.release();
+    }
+  }
+
+  private async query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
+    try {
+      return await retryWhileLocked(() => this.dataSource.query<Row[]>(sql, parameters), this.lockWaitMs);
+    } catch (error) {
+      throw asStorageError(error);
+    }
+  }
+}
+
+function toEvent(row: OutboxRow): PlantCreated {
+  const plant = Plant.fromStored(PlantId.fromStored(row.plant_id), row.name, row.tag);
+  return PlantCreated.of(row.event_id, plant, new Date(row.created_at));
+}

@@ -1,0 +1,146 @@
+import { TypeOrmPlantCreatedOutbox, TypeOrmPlantRepository } from '@plantstore/adapters-persistence';
+import { Plant, type NewPlantInput, type PlantCreated } from '@plantstore/domain';
+import type { DataSource } from 'typeorm';
+import { testEngines } from './engines.js';
+import { clearStore, plantRows } from './support/rows.js';
+import { useFreshStore } from './support/use-store.js';
+
+const anEventId: unknown = expect.stringMatching(
+  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+);
+
+const provenance = { createdByTokenId: undefined, createdAt: new Date('2026-11-22T12:00:00.000Z') };
+
+function plant(input: NewPlantInput): Plant {
+  const parsed = Plant.parse(input);
+  if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
+  return parsed.plant;
+}
+
+/** Every event the outbox holds, drained through `relay` into a list. */
+async function drain(outbox: TypeOrmPlantCreatedOutbox): Promise<PlantCreated[]> {
+  const published: PlantCreated[] = [];
+  while ((await outbox.relay(100, (events) => Promise.resolve(void published.push(...events)))) > 0);
+  return published;
+}
+
+/** Makes the outbox refuse events of plants named `name`, as a full disk or a bug would. */
+async function refuseEventsNamed(dataSource: DataSource, name: string): Promise<void> {
+  if (dataSource.options.type === 'postgres') {
+    await dataSource.query(`CREATE OR REPLACE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'outbox refused'; END IF; RETURN NEW; END $$`);
+    await dataSource.query(
+      'CREATE TRIGGER refuse_event BEFORE INSERT ON plant_outbox FOR EACH ROW EXECUTE FUNCTION refuse_event()',
+    );
+  } else {
+    await dataSource.query(`CREATE TRIGGER refuse_event BEFORE INSERT ON plant_outbox WHEN NEW.name = '${name}'
+      BEGIN SELECT RAISE(ABORT, 'outbox refused'); END`);
+  }
+}
+
+async function allowEvents(dataSource: DataSource): Promise<void> {
+  const postgres = dataSource.options.type === 'postgres';
+  await dataSource.query(`DROP TRIGGER IF EXISTS refuse_event${postgres ? ' ON plant_outbox' : ''}`);
+}
+
+describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
+  const open = useFreshStore(engine);
+  let plants: TypeOrmPlantRepository;
+  let outbox: TypeOrmPlantCreatedOutbox;
+
+  beforeEach(async () => {
+    await allowEvents(open().dataSource);
+    await clearStore(open().dataSource);
+    plants = new TypeOrmPlantRepository(open().dataSource);
+    outbox = new TypeOrmPlantCreatedOutbox(open().dataSource);
+  });
+
+  it('holds one event per created plant, with the stored fields, and none for a replay or a conflict', async () => {
+    await plants.insertIfAbsent(plant({ id: '9223372036854775807', name: 'Monstera', tag: 'Araceae' }), provenance);
+    await Promise.all([
+      plants.insertIfAbsent(plant({ id: '9223372036854775807', name: 'Monstera', tag: 'Araceae' }), provenance),
+      plants.insertIfAbsent(plant({ id: '9223372036854775807', name: 'Other' }), provenance),
+      plants.insertIfAbsent(plant({ id: '-5', name: 'Fern' }), provenance),
+    ]);
+    const events = await drain(outbox);
+    expect(events.map((event) => event.toJSON()).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      {
+        type: 'PlantCreated',
+        eventId: anEventId,
+        plantId: '-5',
+        name: 'Fern',
+        createdAt: provenance.createdAt.toISOString(),
+      },
+      {
+        type: 'PlantCreated',
+        eventId: anEventId,
+        plantId: '9223372036854775807',
+        name: 'Monstera',
+        tag: 'Araceae',
+        createdAt: provenance.createdAt.toISOString(),
+      },
+    ]);
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(2);
+  });
+
+  it('writes the events of an import batch with its plants, only for the rows inserted', async () => {
+    await plants.insertAllIfAbsent([plant({ id: '1', name: 'One' })], provenance);
+    await drain(outbox);
+    await plants.insertAllIfAbsent(
+      [plant({ id: '1', name: 'One' }), plant({ id: '2', name: 'Two' }), plant({ id: '3', name: 'Three' })],
+      provenance,
+    );
+    expect((await drain(outbox)).map((event) => event.plantId.toString()).sort()).toEqual(['2', '3']);
+  });
+
+  it('stores neither the plants nor the events of a batch whose event is refused', async () => {
+    await refuseEventsNamed(open().dataSource, 'boom');
+    await expect(
+      plants.insertAllIfAbsent([plant({ id: '1', name: 'fine' }), plant({ id: '2', name: 'boom' })], provenance),
+    ).rejects.toThrow();
+    expect(await plantRows(open().dataSource)).toEqual([]);
+    expect(await outbox.backlog()).toEqual({ events: 0, oldestCreatedAt: undefined });
+  });
+
+  it('stores no event for a plant the database refuses, and the neighbours of a group commit keep theirs', async () => {
+    const unknownToken = { createdByTokenId: 'no-such-token', createdAt: provenance.createdAt };
+    const results = await Promise.allSettled([
+      plants.insertIfAbsent(plant({ id: '1', name: 'refused' }), unknownToken),
+      plants.insertIfAbsent(plant({ id: '2', name: 'kept' }), provenance),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await drain(outbox)).map((event) => event.plant.name.value)).toEqual(['kept']);
+  });
+
+  it('keeps the events whose publication failed, and deletes them once a publication succeeds', async () => {
+    await plants.insertAllIfAbsent([plant({ id: '1', name: 'One' }), plant({ id: '2', name: 'Two' })], provenance);
+    await expect(outbox.relay(10, () => Promise.reject(new Error('broker down')))).rejects.toThrow('broker down');
+    expect(await outbox.backlog()).toEqual({ events: 2, oldestCreatedAt: provenance.createdAt });
+    expect((await drain(outbox)).map((event) => event.plantId.toString())).toEqual(['1', '2']);
+    expect((await outbox.backlog()).events).toBe(0);
+  });
+
+  if (engine.name === 'postgres') {
+    it('gives rows claimed by one relay to no other until it is done', async () => {
+      await plants.insertAllIfAbsent(
+        Array.from({ length: 6 }, (_, i) => plant({ id: String(i), name: `p${i}` })),
+        provenance,
+      );
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let firstClaimed: readonly PlantCreated[] = [];
+      const first = outbox.relay(3, async (events) => {
+        firstClaimed = events;
+        await held;
+      });
+      while (firstClaimed.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const second: PlantCreated[] = [];
+      await outbox.relay(10, (events) => Promise.resolve(void second.push(...events)));
+      release();
+      await first;
+      expect(firstClaimed.map((event) => event.plantId.toString())).toEqual(['0', '1', '2']);
+      expect(second.map((event) => event.plantId.toString())).toEqual(['3', '4', '5']);
+      expect((await outbox.backlog()).events).toBe(0);
+    });
+  }
+});

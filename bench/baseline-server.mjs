@@ -1,11 +1,17 @@
-// The bare BASELINE of `pnpm bench`: the same POST /plants contract as the project server on
-// the benchmark's path, with nothing but node:http and the database driver.
+// The bare BASELINES of `pnpm bench`: the same POST /plants contract as the project server on
+// the benchmark's path, with nothing but node:http and the database driver. BASELINE_COMMIT
+// picks how creates are committed:
 //
-// - SQLite (DATABASE_URL=sqlite:<path>): better-sqlite3, WAL, synchronous=FULL,
-//   foreign_keys=ON (as TypeORM sets it), ONE prepared INSERT per request, so each request is
-//   its own transaction and its own WAL fsync (commit per request, no group commit).
-// - PostgreSQL (DATABASE_URL=postgres://…): node-postgres Pool of 10, one INSERT per request
-//   (a named prepared statement), autocommit.
+// - `request` (default): each create is its own commit.
+//   SQLite (DATABASE_URL=sqlite:<path>): better-sqlite3, WAL, synchronous=FULL, foreign_keys=ON
+//   (as TypeORM sets it), ONE prepared INSERT per request, so one WAL fsync per request.
+//   PostgreSQL (DATABASE_URL=postgres://…): node-postgres Pool of 10, one autocommitted INSERT
+//   per request (a named prepared statement).
+// - `group`: the creates whose bodies were read in the same event-loop turn are committed
+//   together, and each is answered only after that commit. SQLite: one transaction per turn
+//   (setImmediate), one prepared INSERT … ON CONFLICT DO NOTHING per create inside it.
+//   PostgreSQL: one multi-row INSERT (unnest of arrays, autocommitted) per turn on the same
+//   Pool of 10; creates that arrive while all 10 connections are busy join the next one.
 //
 // Same table shape as the project's migration (plant: id 64-bit primary key, name, tag,
 // created_by_token_id → api_token, created_at), same token check (SHA-256 of the bearer token
@@ -13,7 +19,12 @@
 // {"name","tag"}. Validation is minimal (JSON.parse, types and lengths); ids are assumed to be
 // below 2^53, which the bench guarantees. Not a product: a yardstick.
 //
-// Env: HOST, PORT, DATABASE_URL, BASELINE_TOKEN (a plain token to register at start).
+// For `pnpm bench:overload`: GET /healthz answers 200, and with BASELINE_MAX_IN_FLIGHT set,
+// requests beyond that many in progress get 503/50301 with Retry-After and Connection: close
+// before their body is read, as the project does with MAX_REQUESTS_IN_FLIGHT.
+//
+// Env: HOST, PORT, DATABASE_URL, BASELINE_COMMIT (request | group), BASELINE_TOKEN (a plain
+// token to register at start), BASELINE_MAX_IN_FLIGHT.
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -25,6 +36,8 @@ const PORT = Number(process.env.PORT || 3000);
 const DATABASE_URL = process.env.DATABASE_URL || '';
 const BODY_LIMIT = 64 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
+const COMMIT = process.env.BASELINE_COMMIT || 'request';
+if (COMMIT !== 'request' && COMMIT !== 'group') throw new Error('baseline: BASELINE_COMMIT must be request or group');
 
 const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -52,12 +65,38 @@ async function openPostgres(url) {
   }
   const { rows } = await pool.query('SELECT id, token_hash, scopes FROM api_token WHERE revoked_at IS NULL');
   for (const row of rows) tokens.set(row.token_hash, { id: row.id, scopes: row.scopes.split(',') });
+  const close = () => pool.end();
+  if (COMMIT === 'group') {
+    const insertMany = {
+      name: 'baseline_insert_plants',
+      text: `INSERT INTO plant (id, name, tag, created_by_token_id, created_at)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::varchar[], $5::timestamptz[])
+        ON CONFLICT (id) DO NOTHING RETURNING id`,
+    };
+    const flush = async (batch) => {
+      const now = new Date();
+      const { rows } = await pool.query({
+        ...insertMany,
+        values: [
+          batch.map((p) => String(p.id)),
+          batch.map((p) => p.name),
+          batch.map((p) => p.tag),
+          batch.map((p) => p.tokenId),
+          batch.map(() => now),
+        ],
+      });
+      // A repeated id inside one batch is inserted once: the first of them is the created one.
+      const inserted = new Set(rows.map((row) => String(row.id)));
+      return batch.map((p) => (inserted.delete(String(p.id)) ? 'created' : 'conflict'));
+    };
+    return { insert: groupCommit(flush, 10), close };
+  }
   const insert = {
     name: 'baseline_insert_plant',
     text: 'INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES ($1, $2, $3, $4, $5)',
   };
   return {
-    async insert(id, name, tag, tokenId) {
+    async insert({ id, name, tag, tokenId }) {
       try {
         await pool.query({ ...insert, values: [String(id), name, tag, tokenId, new Date()] });
         return 'created';
@@ -66,7 +105,7 @@ async function openPostgres(url) {
         throw error;
       }
     },
-    close: () => pool.end(),
+    close,
   };
 }
 
@@ -93,9 +132,25 @@ function openSqlite(url) {
   for (const row of db.prepare('SELECT id, token_hash, scopes FROM api_token WHERE revoked_at IS NULL').all()) {
     tokens.set(row.token_hash, { id: row.id, scopes: row.scopes.split(',') });
   }
-  const insert = db.prepare('INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (?, ?, ?, ?, ?)');
+  const close = () => db.close();
+  if (COMMIT === 'group') {
+    const insertOrSkip = db.prepare(
+      'INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    );
+    // better-sqlite3's transaction(): BEGIN, the statements, COMMIT (the WAL fsync), or ROLLBACK on a throw.
+    const writeBatch = db.transaction((batch) => {
+      const now = new Date().toISOString();
+      return batch.map((p) =>
+        insertOrSkip.run(BigInt(p.id), p.name, p.tag, p.tokenId, now).changes === 1 ? 'created' : 'conflict',
+      );
+    });
+    return { insert: groupCommit(async (batch) => writeBatch(batch), 1), close };
+  }
+  const insert = db.prepare(
+    'INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   return {
-    insert(id, name, tag, tokenId) {
+    insert({ id, name, tag, tokenId }) {
       try {
         insert.run(BigInt(id), name, tag, tokenId, new Date().toISOString());
         return 'created';
@@ -104,8 +159,46 @@ function openSqlite(url) {
         throw error;
       }
     },
-    close: () => db.close(),
+    close,
   };
+}
+
+/**
+ * Group commit for the `group` mode: creates submitted during one event-loop turn are flushed
+ * together at the end of it (setImmediate), at most `maxFlushes` flushes in flight; creates that
+ * arrive while that many are in flight wait and go together into the next one. Each create's
+ * promise settles only after the flush that holds it.
+ */
+function groupCommit(flush, maxFlushes) {
+  let pending = [];
+  let scheduled = false;
+  let inFlight = 0;
+  const pump = () => {
+    scheduled = false;
+    if (pending.length === 0 || inFlight >= maxFlushes) return;
+    const batch = pending;
+    pending = [];
+    inFlight++;
+    flush(batch.map((w) => w.plant))
+      .then(
+        (outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])),
+        (error) => batch.forEach((w) => w.reject(error)),
+      )
+      .finally(() => {
+        inFlight--;
+        schedule();
+      });
+  };
+  const schedule = () => {
+    if (scheduled || pending.length === 0) return;
+    scheduled = true;
+    setImmediate(pump);
+  };
+  return (plant) =>
+    new Promise((resolve, reject) => {
+      pending.push({ plant, resolve, reject });
+      schedule();
+    });
 }
 
 function send(res, status, payload, headers = {}) {
@@ -120,19 +213,31 @@ function validText(value, max) {
   return typeof value === 'string' && value.length > 0 && value.length <= max && value.trim() !== '';
 }
 
+const MAX_IN_FLIGHT = Number(process.env.BASELINE_MAX_IN_FLIGHT || Infinity);
+let inFlight = 0;
+
 const server = http.createServer((req, res) => {
   const path = req.url.split('?', 1)[0];
+  if (path === '/healthz') return send(res, 200, { status: 'ok' });
+  if (inFlight >= MAX_IN_FLIGHT)
+    return fail(res, 503, 50301, 'The server is busy; retry shortly.', { 'retry-after': '1', connection: 'close' });
+  inFlight++;
+  res.once('close', () => inFlight--);
   if (path !== '/plants') return fail(res, 404, 40401, 'No such route.');
   if (req.method !== 'POST') return fail(res, 405, 40501, 'Only POST is allowed on /plants.', { allow: 'POST' });
 
   const match = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '');
-  if (!match) return fail(res, 401, 40101, 'A bearer token is required.', { 'www-authenticate': 'Bearer realm="plantstore"' });
+  if (!match)
+    return fail(res, 401, 40101, 'A bearer token is required.', { 'www-authenticate': 'Bearer realm="plantstore"' });
   const token = tokens.get(sha256(match[1]));
   if (!token) {
-    return fail(res, 401, 40102, 'The token is not valid.', { 'www-authenticate': 'Bearer realm="plantstore", error="invalid_token"' });
+    return fail(res, 401, 40102, 'The token is not valid.', {
+      'www-authenticate': 'Bearer realm="plantstore", error="invalid_token"',
+    });
   }
   if (!token.scopes.includes('plants:write')) return fail(res, 403, 40301, 'The token lacks plants:write.');
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return fail(res, 415, 41501, 'Send application/json.');
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+    return fail(res, 415, 41501, 'Send application/json.');
 
   const chunks = [];
   let size = 0;
@@ -150,13 +255,19 @@ const server = http.createServer((req, res) => {
     } catch {
       return fail(res, 400, 40001, 'The body is not valid JSON.');
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(res, 400, 40002, 'The body must be a JSON object.');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return fail(res, 400, 40002, 'The body must be a JSON object.');
     const { id, name, tag } = body;
     if (!Number.isSafeInteger(id) || !validText(name, 200) || !(tag === undefined || validText(tag, 64))) {
-      return fail(res, 400, 40003, 'id must be an integer, name a string of 1 to 200 characters, tag a string of 1 to 64 characters.');
+      return fail(
+        res,
+        400,
+        40003,
+        'id must be an integer, name a string of 1 to 200 characters, tag a string of 1 to 64 characters.',
+      );
     }
     Promise.resolve()
-      .then(() => store.insert(id, name, tag ?? null, token.id))
+      .then(() => store.insert({ id, name, tag: tag ?? null, tokenId: token.id }))
       .then(
         (outcome) =>
           outcome === 'created'
@@ -171,7 +282,10 @@ const server = http.createServer((req, res) => {
 });
 
 server.keepAliveTimeout = 5000;
-server.listen(PORT, HOST, () => process.stdout.write(`baseline listening on http://${HOST}:${PORT}\n`));
+// The same accept queue as the project's (MAX_CONNECTIONS, 4096 by default).
+server.listen({ port: PORT, host: HOST, backlog: 4096 }, () =>
+  process.stdout.write(`baseline (commit per ${COMMIT}) listening on http://${HOST}:${PORT}\n`),
+);
 
 let closing = false;
 function shutdown() {

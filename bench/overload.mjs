@@ -15,6 +15,8 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { probe } from './http-probe.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -23,6 +25,8 @@ const { values } = parseArgs({
     'body-bytes': { type: 'string', default: '65536' },
     'shutdown-timeout-ms': { type: 'string', default: '10000' },
     sigterm: { type: 'boolean', default: false },
+    // `baseline`: bench/baseline-server.mjs (bare node:http, same shedding limit) instead.
+    server: { type: 'string', default: 'project' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -30,6 +34,8 @@ const CONNECTIONS = Number(values.connections);
 const BODY_BYTES = Number(values['body-bytes']);
 const SHUTDOWN_TIMEOUT_MS = Number(values['shutdown-timeout-ms']);
 const HARD_LIMIT_MS = 120_000;
+/** Wall-clock milliseconds, comparable with the prober thread's. */
+const now = () => performance.timeOrigin + performance.now();
 
 const dir = mkdtempSync(join(os.tmpdir(), 'plantstore-overload-'));
 const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`, LOG_LEVEL: 'warn' };
@@ -37,7 +43,11 @@ let server;
 const hardLimit = setTimeout(() => finish(new Error(`overload bench exceeded ${HARD_LIMIT_MS} ms`)), HARD_LIMIT_MS);
 
 function cli(args) {
-  const run = spawnSync(process.execPath, [join(ROOT, 'apps/cli/dist/main.js'), ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(process.execPath, [join(ROOT, 'apps/cli/dist/main.js'), ...args], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (run.status !== 0) throw new Error(`plantstore ${args.join(' ')} failed: ${run.stderr}`);
   return run.stdout;
 }
@@ -52,24 +62,17 @@ function freePort() {
   });
 }
 
-/** One GET on a fresh connection; resolves with [status, ms]. */
-function probe(port, path) {
-  return new Promise((done) => {
-    const started = performance.now();
-    const socket = net.connect(port, '127.0.0.1');
-    let text = '';
-    socket.setTimeout(30_000, () => socket.destroy());
-    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', () => {});
-    socket.on('close', () => done([Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), performance.now() - started]));
-  });
+function samplesMax(samples) {
+  return samples.length === 0 ? NaN : Math.max(...samples.map((h) => h.ms));
 }
 
 function rssMb(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024 };
+    return {
+      rss: Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024,
+      hwm: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024,
+    };
   } catch {
     return undefined;
   }
@@ -113,11 +116,24 @@ async function main() {
   const port = await freePort();
   // Extra node flags for the server only, e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS || '').split(/\s+/).filter(Boolean);
-  server = spawn(process.execPath, [...nodeArgs, join(ROOT, 'apps/api/dist/main.js')], {
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port), SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_MS), AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal, at: performance.now() })));
+  const bare = values.server === 'baseline';
+  server = spawn(
+    process.execPath,
+    [...nodeArgs, join(ROOT, bare ? 'bench/baseline-server.mjs' : 'apps/api/dist/main.js')],
+    {
+      env: {
+        ...env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_MS),
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+        BASELINE_TOKEN: token,
+        BASELINE_MAX_IN_FLIGHT: process.env.MAX_REQUESTS_IN_FLIGHT ?? '256',
+      },
+      stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    },
+  );
+  const exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal, at: now() })));
   for (let i = 0; ; i++) {
     if ((await probe(port, '/healthz'))[0] === 200) break;
     if (i > 200) throw new Error('the server did not start');
@@ -125,43 +141,53 @@ async function main() {
   }
   const baseline = rssMb(server.pid);
 
+  // /healthz is probed from a worker thread (its own event loop); RSS is sampled here.
+  const prober = new Worker(new URL('./health-prober.mjs', import.meta.url), {
+    workerData: { port, path: '/healthz' },
+  });
+  const probed = new Promise((done, fail) => {
+    prober.once('message', done);
+    prober.once('error', fail);
+  });
   let sampling = true;
-  const health = [];
   let peakRss = 0;
-  const sampler = (async () => {
+  const rssSampler = (async () => {
     while (sampling) {
       const memory = rssMb(server.pid);
       if (memory) peakRss = Math.max(peakRss, memory.rss);
-      const sentAt = performance.now();
-      const [status, ms] = await probe(port, '/healthz');
-      if (!sampling) break;
-      health.push({ status, ms, sentAt });
       await new Promise((wait) => setTimeout(wait, 20));
     }
   })();
 
   const requests = Array.from({ length: CONNECTIONS }, (_, i) => heldRequest(port, token, i + 1));
+  const floodAt = performance.now();
   await Promise.all(requests.map((r) => r.written));
+  if (process.env.BENCH_OVERLOAD_TRACE) console.error(`flood written in ${Math.round(performance.now() - floodAt)} ms`);
   await new Promise((wait) => setTimeout(wait, 500));
-  const releasedAt = performance.now();
+  const releasedAt = now();
   for (const r of requests) r.release();
   let sigtermAt;
   if (values.sigterm) {
-    sigtermAt = performance.now();
+    sigtermAt = now();
     server.kill('SIGTERM');
   }
   const results = await Promise.all(requests.map((r) => r.closed));
-  const answeredMs = performance.now() - releasedAt;
+  const answeredMs = now() - releasedAt;
   await new Promise((wait) => setTimeout(wait, 200));
   sampling = false;
-  await sampler;
+  prober.postMessage('stop');
+  const [health] = await Promise.all([probed, rssSampler]);
+  await prober.terminate();
   const hwm = rssMb(server.pid)?.hwm;
   if (!values.sigterm) {
-    sigtermAt = performance.now();
+    sigtermAt = now();
     server.kill('SIGTERM');
   }
   const exit = await exited;
-  const rows = cli(['plants', 'export']).split('\n').filter(Boolean).map((line) => /"id":(-?\d+)/.exec(line)[1]);
+  const rows = cli(['plants', 'export'])
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => /"id":(-?\d+)/.exec(line)[1]);
 
   const statuses = {};
   for (const r of results) {
@@ -172,19 +198,42 @@ async function main() {
   // Once SIGTERM is sent the probes are meant to fail (503, then refused): only those answered before count.
   const beforeSigterm = health.filter((h) => h.sentAt + h.ms < sigtermAt);
   const latencies = beforeSigterm.map((h) => h.ms).sort((a, b) => a - b);
+  // While the connections are opened and write their bodies, and once the last bytes are sent.
+  const duringBurst = beforeSigterm.filter((h) => h.sentAt < releasedAt);
+  const afterRelease = beforeSigterm.filter((h) => h.sentAt >= releasedAt);
+  if (process.env.BENCH_OVERLOAD_TRACE)
+    for (const h of beforeSigterm)
+      if (h.ms > 50)
+        console.error(`slow probe at ${Math.round(h.sentAt - releasedAt)} ms from release: ${Math.round(h.ms)} ms`);
   const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return {
     connections: CONNECTIONS,
     bodyBytes: BODY_BYTES,
     statuses,
     shedWith50301AndRetryAfter: results.filter((r) => r.status === 503 && r.code === 50301 && r.retryAfter).length,
-    otherErrors: results.filter((r) => r.status !== 0 && r.status !== 200 && !(r.status === 503 && r.code === 50301)).map((r) => `${r.status}/${r.code}`),
+    otherErrors: results
+      .filter((r) => r.status !== 0 && r.status !== 200 && !(r.status === 503 && r.code === 50301))
+      .map((r) => `${r.status}/${r.code}`),
     okWithoutRow: ok.filter((id) => !rows.includes(id)).length,
     rows: rows.length,
     allAnsweredMs: Math.round(answeredMs),
-    health: { probes: beforeSigterm.length, failed: beforeSigterm.filter((h) => h.status !== 200).length, p50Ms: pick(0.5), p99Ms: pick(0.99), maxMs: latencies.at(-1) ?? NaN },
+    health: {
+      probes: beforeSigterm.length,
+      failed: beforeSigterm.filter((h) => h.status !== 200).length,
+      p50Ms: pick(0.5),
+      p99Ms: pick(0.99),
+      maxMs: latencies.at(-1) ?? NaN,
+      maxMsDuringBurst: samplesMax(duringBurst),
+      maxMsAfterRelease: samplesMax(afterRelease),
+    },
     rssMb: { atRest: baseline?.rss, peakSampled: peakRss, peakVmHWM: hwm },
-    shutdown: { sigtermDuringLoad: values.sigterm, exitCode: exit.code, signal: exit.signal, msFromSigterm: Math.round(exit.at - sigtermAt), shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS },
+    shutdown: {
+      sigtermDuringLoad: values.sigterm,
+      exitCode: exit.code,
+      signal: exit.signal,
+      msFromSigterm: Math.round(exit.at - sigtermAt),
+      shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+    },
   };
 }
 
@@ -203,11 +252,25 @@ function finish(error, summary) {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } else {
     const f = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-');
-    console.log(`overload: ${summary.connections} connections × ${summary.bodyBytes}-byte bodies released together`);
-    console.log(`  answers: ${Object.entries(summary.statuses).map(([k, v]) => `${k}×${v}`).join(', ')}; all answered in ${summary.allAnsweredMs} ms; rows ${summary.rows}, 200s without a row ${summary.okWithoutRow}`);
-    console.log(`  /healthz: ${summary.health.probes} probes, ${summary.health.failed} failed, p50 ${f(summary.health.p50Ms)} ms, p99 ${f(summary.health.p99Ms)} ms, max ${f(summary.health.maxMs)} ms (target ≤ 100 ms)`);
-    console.log(`  server RSS: ${f(summary.rssMb.atRest)} MB at rest, peak ${f(summary.rssMb.peakSampled)} MB sampled, VmHWM ${f(summary.rssMb.peakVmHWM)} MB (target < 250 MB)`);
-    console.log(`  SIGTERM${summary.shutdown.sigtermDuringLoad ? ' during the load' : ' after'}: exit ${summary.shutdown.exitCode} after ${summary.shutdown.msFromSigterm} ms (SHUTDOWN_TIMEOUT ${summary.shutdown.shutdownTimeoutMs} ms)`);
+    console.log(
+      `overload (${values.server} server): ${summary.connections} connections × ${summary.bodyBytes}-byte bodies released together`,
+    );
+    console.log(
+      `  answers: ${Object.entries(summary.statuses)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(
+          ', ',
+        )}; all answered in ${summary.allAnsweredMs} ms; rows ${summary.rows}, 200s without a row ${summary.okWithoutRow}`,
+    );
+    console.log(
+      `  /healthz: ${summary.health.probes} probes, ${summary.health.failed} failed, p50 ${f(summary.health.p50Ms)} ms, p99 ${f(summary.health.p99Ms)} ms, max ${f(summary.health.maxMs)} ms (target ≤ 100 ms); worst while the connections open ${f(summary.health.maxMsDuringBurst)} ms, after the release ${f(summary.health.maxMsAfterRelease)} ms`,
+    );
+    console.log(
+      `  server RSS: ${f(summary.rssMb.atRest)} MB at rest, peak ${f(summary.rssMb.peakSampled)} MB sampled, VmHWM ${f(summary.rssMb.peakVmHWM)} MB (target < 250 MB)`,
+    );
+    console.log(
+      `  SIGTERM${summary.shutdown.sigtermDuringLoad ? ' during the load' : ' after'}: exit ${summary.shutdown.exitCode} after ${summary.shutdown.msFromSigterm} ms (SHUTDOWN_TIMEOUT ${summary.shutdown.shutdownTimeoutMs} ms)`,
+    );
   }
   process.exit(0);
 }

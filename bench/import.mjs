@@ -48,7 +48,10 @@ async function withPgClient(url, fn) {
 
 async function cleanup() {
   rmSync(dir, { recursive: true, force: true });
-  if (pgDatabase) await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`)).catch(() => {});
+  if (pgDatabase)
+    await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`)).catch(
+      () => {},
+    );
   pgDatabase = undefined;
 }
 
@@ -81,7 +84,10 @@ function vmKb(pid, field) {
 /** Runs one import; returns its JSON summary and the process's peak RSS (VmHWM, sampled to the end). */
 async function runImport(file, databaseUrl) {
   const args = [CLI, 'plants', 'import', file, '--json', ...(BATCH_SIZE ? ['--batch-size', BATCH_SIZE] : [])];
-  const child = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (t) => (stdout += t));
   let peakKb = 0;
@@ -93,7 +99,8 @@ async function runImport(file, databaseUrl) {
 }
 
 async function countRows(databaseUrl) {
-  if (POSTGRES) return withPgClient(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
+  if (POSTGRES)
+    return withPgClient(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
   try {
@@ -122,14 +129,28 @@ async function main() {
 
   const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
   const sizeMb = statSync(file).size / 1024 / 1024;
-  console.log(`\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`);
-  console.log(`${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
-  console.log(`batch size ${BATCH_SIZE || 'default (1000)'}; rows in the table afterwards: ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'}\n`);
+  console.log(
+    `\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`,
+  );
+  console.log(
+    `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, Node ${process.version}`,
+  );
+  console.log(
+    `batch size ${BATCH_SIZE || 'default (1000)'}; rows in the table afterwards: ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'}\n`,
+  );
   console.log('| run | imported | unchanged | seconds | plants/s | peak RSS |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [label, { summary, peakMb }] of [['first import', first], ['same file again', again]]) {
+  for (const [label, { summary, peakMb }] of [
+    ['first import', first],
+    ['same file again', again],
+  ]) {
     const rate = Math.round(summary.lines / summary.seconds);
-    console.log(`| ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB |`);
+    console.log(
+      `| ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB |`,
+    );
   }
   if (rows !== PLANTS) process.exitCode = 1;
 }

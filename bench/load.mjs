@@ -10,7 +10,8 @@ import autocannon from 'autocannon';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const url = String(config.url);
-if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`load.mjs only targets http://127.0.0.1:<port>, got ${url}`);
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url))
+  throw new Error(`load.mjs only targets http://127.0.0.1:<port>, got ${url}`);
 const connections = Number(config.connections);
 const durationS = Number(config.durationS);
 const timeoutS = Number(config.timeoutS ?? 10);
@@ -52,7 +53,13 @@ const summary = {
   sent: result.requests.sent,
   reqPerSec: result.duration > 0 ? result.requests.total / result.duration : 0,
   reqPerSecAvgSamples: result.requests.average,
-  latencyMs: { p50: result.latency.p50, p99: result.latency.p99, p99_9: result.latency.p99_9, max: result.latency.max, mean: result.latency.average },
+  latencyMs: {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    p99_9: result.latency.p99_9,
+    max: result.latency.max,
+    mean: result.latency.average,
+  },
   ok2xx: result['2xx'],
   non2xx: result.non2xx,
   errors: result.errors,

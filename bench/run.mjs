@@ -1,21 +1,25 @@
 // `pnpm bench` driver (run after `pnpm build`). See bench/README.md.
 //
-// For each target (the real production server, then the bare baseline in
-// bench/baseline-server.mjs): start it on a fresh database on a free 127.0.0.1 port, pinned to
-// CPU 0; for each connection count: warm up, then drive POST /plants with autocannon
-// (bench/load.mjs, pinned to CPU 1) for BENCH_DURATION_S while sampling the server's RSS;
-// count the rows written and compare with the 2xx responses. Print one markdown table and
-// the project ÷ baseline ratios. Children, temp dirs and PostgreSQL databases made here are
-// always removed, also on failure, Ctrl-C or the overall time limit.
+// Three servers, each on its own fresh database on a free 127.0.0.1 port, pinned to CPU 0: the
+// real production server and the two bare baselines of bench/baseline-server.mjs (commit per
+// request, group commit). For each connection count, BENCH_REPEAT rounds, each round running
+// every server in turn (interleaved, so drift on the machine hits all of them alike): warm up,
+// then drive POST /plants with autocannon (bench/load.mjs, pinned to CPU 1) for
+// BENCH_DURATION_S while sampling the server's RSS and reading its CPU time; count the rows
+// written and compare with the 2xx responses. Print one markdown table of medians
+// (bench/report.mjs) and the project ÷ baseline ratios. Children, temp dirs and PostgreSQL
+// databases made here are always removed, also on failure, Ctrl-C or the overall time limit.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { fmt, report } from './report.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const persistenceRequire = createRequire(join(ROOT, 'packages/adapters-persistence/package.json'));
@@ -38,20 +42,46 @@ const TIMEOUT_S = envNumber('BENCH_TIMEOUT_S', 10, 1, 60);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '16,128').split(',').map((c) => {
   const n = Number(c.trim());
   if (!Number.isInteger(n) || n < 1 || n > 10_000) {
-    console.error(`bench: BENCH_CONNECTIONS must be a comma list of integers (got ${JSON.stringify(process.env.BENCH_CONNECTIONS)})`);
+    console.error(
+      `bench: BENCH_CONNECTIONS must be a comma list of integers (got ${JSON.stringify(process.env.BENCH_CONNECTIONS)})`,
+    );
     process.exit(2);
   }
   return n;
 });
-const ONLY = process.env.BENCH_ONLY || ''; // '' | 'project' | 'baseline'
-if (!['', 'project', 'baseline'].includes(ONLY)) {
-  console.error('bench: BENCH_ONLY must be project or baseline');
+const REPEAT = envNumber('BENCH_REPEAT', 3, 1, 20);
+// Which servers run: a comma list of project, request, group; `baseline` means both bare ones.
+const ONLY = new Set(
+  (process.env.BENCH_ONLY || 'project,baseline')
+    .split(',')
+    .map((name) => name.trim())
+    .flatMap((name) => (name === 'baseline' ? ['request', 'group'] : [name])),
+);
+if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group'].includes(name))) {
+  console.error('bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group)');
   process.exit(2);
 }
+// Another checkout of this repository, built: its server runs as one more target ("before"),
+// interleaved with this one, to measure a change before and after in one run.
+const COMPARE_ROOT = process.env.BENCH_COMPARE_ROOT ? resolve(process.env.BENCH_COMPARE_ROOT) : '';
+if (COMPARE_ROOT) {
+  if (!existsSync(join(COMPARE_ROOT, 'apps/api/dist/main.js'))) {
+    console.error(
+      `bench: BENCH_COMPARE_ROOT must be a built checkout (no ${join(COMPARE_ROOT, 'apps/api/dist/main.js')})`,
+    );
+    process.exit(2);
+  }
+  ONLY.add('before');
+}
+// CPU-only mode: SQLite files on tmpfs; on PostgreSQL, commits that do not wait for the WAL flush.
+const TMPFS = process.env.BENCH_TMPFS === '1';
+const TMPFS_DIR = '/dev/shm';
 // Extra node flags for the project server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS || '').split(/\s+/).filter(Boolean);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 const DATABASE_URL = process.env.DATABASE_URL || '';
+// The PlantCreated relay runs only when asked for: a NATS_URL left in the shell must not switch it on.
+const NATS_URL = process.env.BENCH_NATS_URL || '';
 const POSTGRES = /^postgres(ql)?:\/\//i.test(DATABASE_URL);
 if (DATABASE_URL && !POSTGRES) {
   console.error('bench: DATABASE_URL selects PostgreSQL (postgres://…); leave it unset for SQLite on a temp file.');
@@ -65,9 +95,8 @@ const SERVER_CPU = '0';
 const LOAD_CPU = '1';
 
 // Overall bound: every phase is bounded; this catches anything that is not.
-const targetsCount = ONLY ? 1 : 2;
 const OVERALL_LIMIT_MS =
-  (targetsCount * (CONNECTIONS.length * (WARMUP_S + DURATION_S + 2 * TIMEOUT_S + 30) + 120) + 60) * 1000;
+  (ONLY.size * (REPEAT * CONNECTIONS.length * (WARMUP_S + DURATION_S + 2 * TIMEOUT_S + 30) + 120) + 60) * 1000;
 
 // ---------------------------------------------------------------- cleanup
 const children = new Set();
@@ -92,11 +121,15 @@ async function stopChild(child, graceMs = 10_000) {
   if (child.exitCode !== null || child.signalCode !== null) return child.exited;
   try {
     child.kill('SIGTERM');
-  } catch {}
+  } catch {
+    // Already gone: the exit is awaited below either way.
+  }
   const timer = setTimeout(() => {
     try {
       child.kill('SIGKILL');
-    } catch {}
+    } catch {
+      // Exited during the grace period.
+    }
   }, graceMs);
   const result = await child.exited;
   clearTimeout(timer);
@@ -188,15 +221,22 @@ function databaseUrlWithName(url, name) {
 
 async function createPgDatabase(suffix) {
   const name = `plantstore_bench_${randomBytes(4).toString('hex')}${suffix}`;
-  await withPgClient(DATABASE_URL, (client) => client.query(`CREATE DATABASE ${name}`));
-  pgDatabases.add(name);
+  await withPgClient(DATABASE_URL, async (client) => {
+    await client.query(`CREATE DATABASE ${name}`);
+    pgDatabases.add(name);
+    // The WAL lives in the cluster's own directory, so no tablespace moves the commit's flush off
+    // the disk; not waiting for it is what leaves CPU alone, for this database only.
+    if (TMPFS) await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+  });
   return databaseUrlWithName(DATABASE_URL, name);
 }
 
 /** Rows in the plant table, read by a separate connection (committed rows only). */
 async function countRows(target) {
   if (target.pgUrl) {
-    return withPgClient(target.pgUrl, async (client) => Number((await client.query('SELECT count(*) AS n FROM plant')).rows[0].n));
+    return withPgClient(target.pgUrl, async (client) =>
+      Number((await client.query('SELECT count(*) AS n FROM plant')).rows[0].n),
+    );
   }
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(target.sqlitePath, { readonly: true, fileMustExist: true, timeout: 5000 });
@@ -225,6 +265,20 @@ function rssKb(pid) {
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;
+  }
+}
+
+const CLOCK_TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU time (user + system, all threads) the process has used so far, in µs; NaN if unreadable. */
+function cpuUs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S) * 1e6;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -266,12 +320,25 @@ let runIndex = 0;
 
 async function runLoad(port, token, connections, durationS, tmp) {
   const idBase = ID_BASE + BigInt(runIndex++) * (1n << 32n);
-  const config = { url: `http://127.0.0.1:${port}`, connections, durationS, timeoutS: TIMEOUT_S, idBase: String(idBase) };
+  const config = {
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    durationS,
+    timeoutS: TIMEOUT_S,
+    idBase: String(idBase),
+  };
   const [command, args] = pinned(LOAD_CPU, process.execPath, [join(ROOT, 'bench/load.mjs'), JSON.stringify(config)]);
   const errPath = join(tmp, `load-${runIndex}.err`);
   const errFd = openSync(errPath, 'w');
   let stdout = '';
-  const child = track(spawn(command, args, { cwd: ROOT, env: { ...process.env, BENCH_LOAD_TOKEN: token }, stdio: ['ignore', 'pipe', errFd] }), 'load');
+  const child = track(
+    spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_LOAD_TOKEN: token },
+      stdio: ['ignore', 'pipe', errFd],
+    }),
+    'load',
+  );
   closeSync(errFd);
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   const limit = setTimeout(() => stopChild(child, 2000), (durationS + 2 * TIMEOUT_S + 20) * 1000);
@@ -282,21 +349,29 @@ async function runLoad(port, token, connections, durationS, tmp) {
   return JSON.parse(line);
 }
 
-async function createToken(databaseUrl) {
+async function createToken(databaseUrl, root = ROOT) {
   for (let attempt = 1; ; attempt++) {
-    const result = spawnSync(process.execPath, [join(ROOT, 'apps/cli/dist/main.js'), 'token', 'create', '--name', 'bench', '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(root, 'apps/cli/dist/main.js'), 'token', 'create', '--name', 'bench', '--json'],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     const line = (result.stdout || '').trim().split('\n').pop();
     try {
       const token = JSON.parse(line).token;
       if (typeof token === 'string' && token) return token;
-    } catch {}
+    } catch {
+      // Not the JSON line yet: retried below.
+    }
     if (attempt >= 3) {
-      throw new Error(`token create failed (exit ${result.status ?? result.signal}): ${(result.stderr || result.stdout || '').trim().slice(-2000)}`);
+      throw new Error(
+        `token create failed (exit ${result.status ?? result.signal}): ${(result.stderr || result.stdout || '').trim().slice(-2000)}`,
+      );
     }
     await sleep(2000);
   }
@@ -319,7 +394,9 @@ async function startServer(target, tmp) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${target.name} server exited during start-up (${child.signalCode ?? child.exitCode}):\n${tail(logPath)}`);
+      throw new Error(
+        `${target.name} server exited during start-up (${child.signalCode ?? child.exitCode}):\n${tail(logPath)}`,
+      );
     }
     const status = await httpGet(port, '/healthz');
     if (status !== null) break; // it answers HTTP: listening, migrations applied
@@ -329,172 +406,194 @@ async function startServer(target, tmp) {
   return { child, port, logPath };
 }
 
-// ---------------------------------------------------------------- one target
-async function benchTarget(target, tmp) {
-  const rows = [];
-  let server;
+// ---------------------------------------------------------------- servers and runs
+async function startTarget(target, tmp) {
+  target.server = await startServer(target, tmp);
+  if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root);
+  await sleep(500);
+  target.idleRssMb = rssKb(target.server.child.pid) / 1024; // started, migrated, token ready: before any load
+}
+
+/** One warm-up and one measured run of `target` at `connections`; the figures of the measured one. */
+async function measure(target, connections, round) {
+  const run = { target: target.name, connections, round };
+  const { child, port, logPath } = target.server;
   try {
-    server = await startServer(target, tmp);
-    if (target.name === 'project') {
-      target.token = await createToken(target.env.DATABASE_URL);
-    }
-    const pid = server.child.pid;
-    await sleep(500);
-    target.idleRssMb = rssKb(pid) / 1024; // started, migrated, one token created: before any load
-    for (const connections of CONNECTIONS) {
-      if (cleaningUp) break;
-      const row = { target: target.name, connections };
-      rows.push(row);
-      try {
-        if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`${target.name} server has exited:\n${tail(server.logPath)}`);
-        process.stderr.write(`bench: ${target.name} @ ${connections} conns: warm-up ${WARMUP_S} s, run ${DURATION_S} s\n`);
-        if (WARMUP_S > 0) await runLoad(server.port, target.token, connections, WARMUP_S, tmp);
-        const before = await settledRowCount(target);
-        const stopRss = startRssSampler(pid);
-        let load;
-        try {
-          load = await runLoad(server.port, target.token, connections, DURATION_S, tmp);
-        } finally {
-          row.peakRssMb = stopRss() / 1024;
-        }
-        const after = await settledRowCount(target);
-        Object.assign(row, load, { newRows: after - before });
-      } catch (error) {
-        row.failed = error.message;
-      }
-    }
-  } catch (error) {
-    if (rows.length === 0) for (const connections of CONNECTIONS) rows.push({ target: target.name, connections, failed: error.message });
-    else for (const row of rows) row.failed ??= error.message;
-  } finally {
-    if (server) {
-      const { code, signal } = await stopChild(server.child);
-      if (code !== 0) process.stderr.write(`bench: ${target.name} server did not exit 0 on SIGTERM (${signal ?? `exit ${code}`})\n${tail(server.logPath, 10)}\n`);
-      else if (target.name === 'project' && rows.some((r) => !r.failed)) {
-        const log = tail(server.logPath, 5);
-        if (log) process.stderr.write(`bench: last lines of the ${target.name} server log:\n${log}\n`);
-      }
-    }
-  }
-  return rows;
-}
-
-// ---------------------------------------------------------------- report
-const fmt = (n, digits = 0) =>
-  n === undefined || n === null || Number.isNaN(n) ? '—' : Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-function durabilityCheck(row) {
-  if (row.failed) return 'not checked (run failed)';
-  const extra = row.newRows - row.ok2xx;
-  if (extra === 0) return `OK: ${fmt(row.ok2xx)} 2xx = ${fmt(row.newRows)} new rows`;
-  if (extra > 0 && extra <= row.connections) {
-    return `OK: ${fmt(row.ok2xx)} 2xx, ${fmt(row.newRows)} new rows (+${extra} committed for requests cut off when the run stopped, ≤ ${row.connections} conns)`;
-  }
-  return `MISMATCH: ${fmt(row.ok2xx)} 2xx but ${fmt(row.newRows)} new rows`;
-}
-
-function report(rows, environment) {
-  const out = [];
-  out.push('');
-  out.push(`## Plant Store bench — ${environment.engine}`);
-  out.push('');
-  for (const line of environment.lines) out.push(`- ${line}`);
-  out.push('');
-  out.push('| server | conns | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx | errors (timeouts) | server peak RSS MB |');
-  out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const row of rows) {
-    if (row.failed) {
-      out.push(`| ${row.target} | ${row.connections} | failed | | | | | | ${row.peakRssMb ? fmt(row.peakRssMb, 1) : ''} |`);
-      continue;
-    }
-    out.push(
-      `| ${row.target} | ${row.connections} | ${fmt(row.reqPerSec)} | ${fmt(row.latencyMs.p50)} | ${fmt(row.latencyMs.p99)} | ${fmt(row.latencyMs.p99_9)} | ${fmt(row.non2xx)} | ${fmt(row.errors)} (${fmt(row.timeouts)}) | ${fmt(row.peakRssMb, 1)} |`,
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${target.name} server has exited:\n${tail(logPath)}`);
+    process.stderr.write(
+      `bench: round ${round}/${REPEAT}, ${target.label} @ ${connections} conns: warm-up ${WARMUP_S} s, run ${DURATION_S} s\n`,
     );
-  }
-  out.push('');
-  for (const connections of CONNECTIONS) {
-    const project = rows.find((r) => r.target === 'project' && r.connections === connections && !r.failed);
-    const baseline = rows.find((r) => r.target === 'baseline' && r.connections === connections && !r.failed);
-    if (project && baseline && baseline.reqPerSec > 0) {
-      out.push(`- project ÷ baseline req/s at ${connections} connections: **${(project.reqPerSec / baseline.reqPerSec).toFixed(2)} ×**`);
-    } else if (!ONLY) {
-      out.push(`- project ÷ baseline req/s at ${connections} connections: n/a`);
+    if (WARMUP_S > 0) await runLoad(port, target.token, connections, WARMUP_S, target.tmp);
+    const before = await settledRowCount(target);
+    const stopRss = startRssSampler(child.pid);
+    const cpuBefore = cpuUs(child.pid);
+    let load;
+    try {
+      load = await runLoad(port, target.token, connections, DURATION_S, target.tmp);
+    } finally {
+      run.cpuUs = cpuUs(child.pid) - cpuBefore;
+      run.peakRssMb = stopRss() / 1024;
     }
+    const after = await settledRowCount(target);
+    Object.assign(run, load, { newRows: after - before });
+  } catch (error) {
+    run.failed = error.message;
   }
-  const idle = environment.targets.filter((t) => t.idleRssMb !== undefined).map((t) => `${t.name} ${fmt(t.idleRssMb, 1)} MB`);
-  if (idle.length) out.push(`- server RSS at rest after start-up (before the first warm-up): ${idle.join(', ')}`);
-  out.push('');
-  out.push('Durable-200 check (rows added to `plant` during the measured run vs 2xx responses):');
-  for (const row of rows) out.push(`- ${row.target} @ ${row.connections}: ${durabilityCheck(row)}`);
-  const odd = rows.filter((r) => !r.failed && (r.non2xx > 0 || r.errors > 0));
-  for (const row of odd) out.push(`- ${row.target} @ ${row.connections} status codes: ${JSON.stringify(row.statusCodes)}, resets ${row.resets}`);
-  const failed = rows.filter((r) => r.failed);
-  if (failed.length) {
-    out.push('');
-    out.push('Failures:');
-    for (const row of failed) out.push(`- ${row.target} @ ${row.connections}: ${row.failed.split('\n').join('\n  ')}`);
+  return run;
+}
+
+async function stopTarget(target, anyMeasured) {
+  if (!target.server) return;
+  const { child, logPath } = target.server;
+  const { code, signal } = await stopChild(child);
+  if (code !== 0)
+    process.stderr.write(
+      `bench: ${target.name} server did not exit 0 on SIGTERM (${signal ?? `exit ${code}`})\n${tail(logPath, 10)}\n`,
+    );
+  else if (target.root && anyMeasured) {
+    const log = tail(logPath, 5);
+    if (log) process.stderr.write(`bench: last lines of the ${target.name} server log:\n${log}\n`);
   }
-  out.push('');
-  console.log(out.join('\n'));
 }
 
 // ---------------------------------------------------------------- main
-async function main() {
-  if (PIN) spawnSync('taskset', ['-a', '-p', '-c', LOAD_CPU, String(process.pid)], { stdio: 'ignore' }); // keep the driver off the server's core
-  const tmp = mkdtempSync(join(os.tmpdir(), 'plantstore-bench-'));
-  tempDirs.add(tmp);
-
-  const environment = { engine: POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL, temp file)', lines: [] };
+function describeMachine(environment) {
   const cpuModel = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
-  environment.lines.push(`${new Date().toISOString()}, node ${process.version}, ${CPUS} CPUs (${cpuModel}), ${os.platform()} ${os.release()}`);
-  environment.lines.push(`load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews the figures)`);
+  environment.lines.push(
+    `${new Date().toISOString()}, node ${process.version}, ${CPUS} CPUs (${cpuModel}), ${os.platform()} ${os.release()}`,
+  );
+  environment.lines.push(`load average at start ${loadAverage()} (other work on the machine skews the figures)`);
   environment.lines.push(
     PIN
-      ? `server pinned to CPU ${SERVER_CPU}, load generator (autocannon, 1 process) to CPU ${LOAD_CPU} with taskset`
+      ? `servers pinned to CPU ${SERVER_CPU}, load generator (autocannon, 1 process) to CPU ${LOAD_CPU} with taskset`
       : `no pinning (${HAS_TASKSET ? `${CPUS} CPU(s)` : 'taskset not found'}${process.env.BENCH_PIN === '0' ? ', BENCH_PIN=0' : ''})`,
   );
   environment.lines.push(
-    `POST /plants, unique int64 ids, pipelining 1, warm-up ${WARMUP_S} s then ${DURATION_S} s per row, request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`,
+    `POST /plants, unique int64 ids, pipelining 1; per run a ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${REPEAT} interleaved round(s) per connection count, medians shown; request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`,
   );
+  environment.lines.push(
+    NATS_URL
+      ? `project: PlantCreated relay on, publishing to ${NATS_URL} (BENCH_NATS_URL)`
+      : 'project: PlantCreated relay off (events stay in the outbox; set BENCH_NATS_URL to publish them)',
+  );
+}
 
-  const project = { name: 'project', script: join(ROOT, 'apps/api/dist/main.js'), nodeArgs: SERVER_NODE_ARGS, env: { LOG_LEVEL } };
-  const baseline = { name: 'baseline', script: join(ROOT, 'bench/baseline-server.mjs'), nodeArgs: [], env: {} };
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function main() {
+  if (PIN) spawnSync('taskset', ['-a', '-p', '-c', LOAD_CPU, String(process.pid)], { stdio: 'ignore' }); // keep the driver off the server's core
+  if (TMPFS && !POSTGRES && !existsSync(TMPFS_DIR)) {
+    console.error(`bench: BENCH_TMPFS=1 needs ${TMPFS_DIR} (a tmpfs)`);
+    return 2;
+  }
+  const tmp = mkdtempSync(join(TMPFS && !POSTGRES ? TMPFS_DIR : os.tmpdir(), 'plantstore-bench-'));
+  tempDirs.add(tmp);
+
+  const engine = POSTGRES
+    ? `PostgreSQL${TMPFS ? ' (BENCH_TMPFS=1: synchronous_commit=off, CPU only)' : ''}`
+    : `SQLite (WAL, synchronous=FULL, ${TMPFS ? `files on tmpfs ${TMPFS_DIR}, CPU only` : 'temp file on disk'})`;
+  const environment = { engine, lines: [] };
+  describeMachine(environment);
+
+  const baselineScript = join(ROOT, 'bench/baseline-server.mjs');
+  const targets = [
+    {
+      name: 'project',
+      label: 'project',
+      root: ROOT,
+      script: join(ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL },
+    },
+    {
+      name: 'before',
+      label: 'project before (BENCH_COMPARE_ROOT)',
+      root: COMPARE_ROOT,
+      script: join(COMPARE_ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL },
+    },
+    {
+      name: 'request',
+      label: 'bare, commit per request',
+      script: baselineScript,
+      nodeArgs: [],
+      env: { BASELINE_COMMIT: 'request' },
+    },
+    {
+      name: 'group',
+      label: 'bare, group commit',
+      script: baselineScript,
+      nodeArgs: [],
+      env: { BASELINE_COMMIT: 'group' },
+    },
+  ].filter((target) => ONLY.has(target.name));
+  for (const target of targets) target.tmp = tmp;
 
   if (POSTGRES) {
     const settings = await withPgClient(DATABASE_URL, async (client) => {
       const get = async (name) => (await client.query(`SELECT current_setting('${name}') AS v`)).rows[0].v;
-      return { version: await get('server_version'), synchronous_commit: await get('synchronous_commit'), fsync: await get('fsync') };
+      return {
+        version: await get('server_version'),
+        synchronous_commit: await get('synchronous_commit'),
+        fsync: await get('fsync'),
+      };
     });
     environment.lines.push(
-      `PostgreSQL ${settings.version} (synchronous_commit=${settings.synchronous_commit}, fsync=${settings.fsync}), not pinned; a fresh database per server, dropped afterwards; baseline: node-postgres Pool(10)`,
+      `PostgreSQL ${settings.version} (server: synchronous_commit=${settings.synchronous_commit}, fsync=${settings.fsync}${TMPFS ? '; bench databases: synchronous_commit=off' : ''}), not pinned, its CPU not counted; a fresh database per server, dropped afterwards; bare servers: node-postgres Pool(10)`,
     );
-    if (ONLY !== 'baseline') project.pgUrl = await createPgDatabase('');
-    if (ONLY !== 'project') baseline.pgUrl = await createPgDatabase('_baseline');
-    project.env.DATABASE_URL = project.pgUrl;
-    baseline.env.DATABASE_URL = baseline.pgUrl;
+    for (const target of targets) {
+      target.pgUrl = await createPgDatabase(target.name === 'project' ? '' : `_${target.name}`);
+      target.env.DATABASE_URL = target.pgUrl;
+    }
   } else {
-    project.sqlitePath = join(tmp, 'project.sqlite');
-    baseline.sqlitePath = join(tmp, 'baseline.sqlite');
-    project.env.DATABASE_URL = `sqlite:${project.sqlitePath}`;
-    baseline.env.DATABASE_URL = `sqlite:${baseline.sqlitePath}`;
-    environment.lines.push(`SQLite files in ${os.tmpdir()} (fresh per server); baseline: node:http + better-sqlite3, one prepared INSERT (one commit) per request`);
-    environment.lines.push(`disk calibration: ${fmt(rawCommitRate(tmp))} single-row durable commits/s (raw better-sqlite3, WAL, synchronous=FULL, 1 s, before the runs)`);
+    for (const target of targets) {
+      target.sqlitePath = join(tmp, `${target.name}.sqlite`);
+      target.env.DATABASE_URL = `sqlite:${target.sqlitePath}`;
+    }
+    environment.lines.push(
+      `SQLite files in ${dirname(tmp)} (fresh per server); bare servers: node:http + better-sqlite3, one prepared INSERT per request, committed alone (per request) or in one transaction per event-loop turn (group)`,
+    );
+    environment.lines.push(
+      `${TMPFS ? 'tmpfs' : 'disk'} calibration: ${fmt(rawCommitRate(tmp))} single-row durable commits/s (raw better-sqlite3, WAL, synchronous=FULL, 1 s, before the runs)`,
+    );
   }
 
-  environment.targets = [project, baseline];
-  const rows = [];
-  let token = `pst_${randomBytes(32).toString('base64url')}`; // used by the baseline if the project is skipped
-  if (ONLY !== 'baseline') {
-    rows.push(...(await benchTarget(project, tmp)));
-    token = project.token ?? token;
+  const runs = [];
+  try {
+    // The project first: its CLI makes the token the bare servers then register.
+    let token = `pst_${randomBytes(32).toString('base64url')}`;
+    for (const target of targets) {
+      if (!target.root) {
+        target.token = token;
+        target.env.BASELINE_TOKEN = token;
+      }
+      await startTarget(target, tmp);
+      token = target.token;
+    }
+    for (const connections of CONNECTIONS)
+      for (let round = 1; round <= REPEAT; round++)
+        for (const target of targets) {
+          if (cleaningUp) break;
+          runs.push(await measure(target, connections, round));
+        }
+  } catch (error) {
+    runs.push({ target: 'setup', connections: 0, round: 0, failed: error.message });
+  } finally {
+    for (const target of targets)
+      await stopTarget(
+        target,
+        runs.some((r) => r.target === target.name && !r.failed),
+      );
   }
-  if (ONLY !== 'project') {
-    baseline.token = token;
-    baseline.env.BASELINE_TOKEN = token;
-    rows.push(...(await benchTarget(baseline, tmp)));
-  }
-  report(rows, environment);
-  return rows.some((r) => r.failed) ? 1 : 0;
+  environment.lines.push(`load average at end ${loadAverage()}`);
+  console.log(report({ runs, targets, connectionCounts: CONNECTIONS, environment }));
+  return runs.some((r) => r.failed) ? 1 : 0;
 }
 
 let exitCode = 1;

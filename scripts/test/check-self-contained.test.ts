@@ -39,19 +39,26 @@ describe('the self-contained check of pnpm lint', () => {
   });
 
   it('passes relative paths that stay inside the repository', () => {
-    const root = scratch({ 'apps/api/src/root.ts': `resolve(here, '${climb(2, UP)}');\nimport x from '${climb(1, 'x.js')}';\n`, 'README.md': '[docs](docs/a.md)\n' });
+    const root = scratch({
+      'apps/api/src/root.ts': `resolve(here, '${climb(2, UP)}');\nimport x from '${climb(1, 'x.js')}';\n`,
+      'README.md': '[docs](docs/a.md)\n',
+    });
     expect(check(root)).toMatchObject({ status: 0 });
   });
 
   it('fails on a path that climbs out of the repository, naming the file and line', () => {
-    const root = scratch({ 'apps/api/test/corpus.ts': `const a = 1;\nconst CORPUS = resolve(repositoryRoot, '${climb(1, ['shared', 'corpora', 'json-test-suite'].join('/'))}');\n` });
+    const root = scratch({
+      'apps/api/test/corpus.ts': `const a = 1;\nconst CORPUS = resolve(repositoryRoot, '${climb(1, ['shared', 'corpora', 'json-test-suite'].join('/'))}');\n`,
+    });
     const result = check(root);
     expect(result.status).toBe(1);
     expect(result.output).toContain('apps/api/test/corpus.ts:2');
   });
 
   it('fails on a relative path deeper than the file sits', () => {
-    const root = scratch({ 'scripts/x.mjs': `readFileSync(new URL('${climb(2, 'elsewhere/data.json')}', import.meta.url));\n` });
+    const root = scratch({
+      'scripts/x.mjs': `readFileSync(new URL('${climb(2, 'elsewhere/data.json')}', import.meta.url));\n`,
+    });
     expect(check(root)).toMatchObject({ status: 1 });
   });
 

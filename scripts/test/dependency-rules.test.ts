@@ -11,12 +11,21 @@ const DEPCRUISE = join(repositoryRoot, 'node_modules/.bin/depcruise');
 function cruise(files: Record<string, string>): { status: number | null; output: string } {
   const root = mkdtempSync(join(tmpdir(), 'dependency-rules-'));
   try {
-    const all = { 'tsconfig.test.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', allowJs: true } }), ...files };
+    const all = {
+      'tsconfig.test.json': JSON.stringify({
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', allowJs: true },
+      }),
+      ...files,
+    };
     for (const [path, text] of Object.entries(all)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);
     }
-    const run = spawnSync(DEPCRUISE, ['packages', 'apps', '--config', join(repositoryRoot, '.dependency-cruiser.cjs')], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(
+      DEPCRUISE,
+      ['packages', 'apps', '--config', join(repositoryRoot, '.dependency-cruiser.cjs')],
+      { cwd: root, encoding: 'utf8' },
+    );
     return { status: run.status, output: run.stdout + run.stderr };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -39,9 +48,25 @@ describe('the dependency rules of pnpm lint', () => {
   });
 
   it.each([
-    ['the domain imports a Node built-in', 'domain-is-pure', { 'packages/domain/src/clock.ts': "import { hrtime } from 'node:process';\nexport const now = hrtime;\n" }],
-    ['an adapter imports another adapter through its build output', 'adapters-do-not-import-each-other', { 'packages/adapters-http/src/index.ts': `import { stored } from '${up(2, 'adapters-persistence/dist/index.js')}';\nexport const x = stored;\n` }],
-    ['a package imports an app', 'packages-do-not-import-apps', { 'packages/adapters-persistence/src/wrong.ts': `import main from '${up(3, 'apps/api/src/main.js')}';\nexport const x = main;\n` }],
+    [
+      'the domain imports a Node built-in',
+      'domain-is-pure',
+      { 'packages/domain/src/clock.ts': "import { hrtime } from 'node:process';\nexport const now = hrtime;\n" },
+    ],
+    [
+      'an adapter imports another adapter through its build output',
+      'adapters-do-not-import-each-other',
+      {
+        'packages/adapters-http/src/index.ts': `import { stored } from '${up(2, 'adapters-persistence/dist/index.js')}';\nexport const x = stored;\n`,
+      },
+    ],
+    [
+      'a package imports an app',
+      'packages-do-not-import-apps',
+      {
+        'packages/adapters-persistence/src/wrong.ts': `import main from '${up(3, 'apps/api/src/main.js')}';\nexport const x = main;\n`,
+      },
+    ],
   ])('fail the build when %s', (_case, rule, planted) => {
     const result = cruise({ ...cleanWorkspace, ...planted });
     expect(result.status).not.toBe(0);

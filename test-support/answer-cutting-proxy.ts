@@ -45,7 +45,8 @@ export class AnswerCuttingProxy {
     this.track(client);
     const upstream = connect(this.targetPort, '127.0.0.1');
     this.track(upstream);
-    for (const socket of [client, upstream]) socket.on('close', () => (socket === client ? upstream : client).destroy());
+    for (const socket of [client, upstream])
+      socket.on('close', () => (socket === client ? upstream : client).destroy());
     client.on('data', (chunk: Buffer) => {
       if (!this.cut && this.when === 'before-request') return this.cutNow(client, upstream);
       upstream.write(chunk);

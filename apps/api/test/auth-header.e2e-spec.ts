@@ -14,7 +14,10 @@ describe('the Authorization header', () => {
 
   async function create(headers: ReadonlyArray<readonly [string, string]>) {
     const id = nextId++;
-    const request = postBytes(`{"id": ${id}, "name": "auth ${id}"}`, { contentType: 'application/json', extraHeaders: headers });
+    const request = postBytes(`{"id": ${id}, "name": "auth ${id}"}`, {
+      contentType: 'application/json',
+      extraHeaders: headers,
+    });
     const { responses } = await exchange(t.url, request, { deadlineMs: 10_000 });
     return { response: responses[0]!, stored: (await t.plants()).some((p) => p.id === String(id)) };
   }
@@ -38,7 +41,9 @@ describe('the Authorization header', () => {
       expect(response.status).toBe(400);
       expect(expectErrorContract(response)).toBe(40000);
       expect(response.headers['www-authenticate']).toBe('Bearer realm="plantstore", error="invalid_request"');
-      expect(JSON.parse(response.text).message).toBe('Send exactly one Authorization header: "Authorization: Bearer <token>".');
+      expect(JSON.parse(response.text).message).toBe(
+        'Send exactly one Authorization header: "Authorization: Bearer <token>".',
+      );
       expect(stored).toBe(false);
     }
     // Three refusals past a limit of two guesses, and the address is still not throttled.

@@ -6,15 +6,27 @@ import { testEngines } from './support/engines.js';
 import { useTestApp } from './support/test-app.js';
 
 const BODY = '{"id": 1, "name": "Fern"}';
-const MISSING = { error: 40101, message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".' };
-const INVALID = { error: 40102, message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.' };
+const MISSING = {
+  error: 40101,
+  message: 'Send an API token in the Authorization header: "Authorization: Bearer <token>".',
+};
+const INVALID = {
+  error: 40102,
+  message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.',
+};
 const CHALLENGE = 'Bearer realm="plantstore"';
 const INVALID_CHALLENGE = 'Bearer realm="plantstore", error="invalid_token"';
 
 describe.each(testEngines())('POST /plants: bearer authentication ($name)', (engine) => {
   const t = useTestApp({}, engine);
 
-  async function expectRefused(authorization: string | undefined, expected: object, challenge: string, body = BODY, path = '/plants') {
+  async function expectRefused(
+    authorization: string | undefined,
+    expected: object,
+    challenge: string,
+    body = BODY,
+    path = '/plants',
+  ) {
     let call = request(t.url).post(path).set('Content-Type', 'application/json');
     if (authorization !== undefined) call = call.set('Authorization', authorization);
     const res = await call.send(body);
@@ -25,10 +37,13 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
     expect(await t.plants()).toEqual([]);
   }
 
-  it('401/40101 without an Authorization header, with no error attribute', () => expectRefused(undefined, MISSING, CHALLENGE));
-  it('401/40101 for another scheme', () => expectRefused(`Basic ${Buffer.from('a:b').toString('base64')}`, MISSING, CHALLENGE));
+  it('401/40101 without an Authorization header, with no error attribute', () =>
+    expectRefused(undefined, MISSING, CHALLENGE));
+  it('401/40101 for another scheme', () =>
+    expectRefused(`Basic ${Buffer.from('a:b').toString('base64')}`, MISSING, CHALLENGE));
   it('401/40102 for "Bearer" with no token', () => expectRefused('Bearer', INVALID, INVALID_CHALLENGE));
-  it('401/40102 for a malformed bearer value', () => expectRefused(`Bearer ${t.token} extra`, INVALID, INVALID_CHALLENGE));
+  it('401/40102 for a malformed bearer value', () =>
+    expectRefused(`Bearer ${t.token} extra`, INVALID, INVALID_CHALLENGE));
   it('401/40102 for a token of the wrong shape', () => expectRefused('Bearer not-a-token', INVALID, INVALID_CHALLENGE));
   it('401/40102 for an unknown token of the right shape', () =>
     expectRefused(`Bearer ${nodeTokenSecrets.generateToken()}`, INVALID, INVALID_CHALLENGE));
@@ -70,14 +85,26 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
     const reader = await t.issueToken({ scopes: ['plants:read'] });
     const res = await postPlant(t.url, reader.token, BODY);
     expect(res.status).toBe(403);
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="plantstore", error="insufficient_scope", scope="plants:write"');
-    expect(res.body).toEqual({ error: 40301, message: 'This token lacks the "plants:write" scope needed for this operation.' });
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="plantstore", error="insufficient_scope", scope="plants:write"',
+    );
+    expect(res.body).toEqual({
+      error: 40301,
+      message: 'This token lacks the "plants:write" scope needed for this operation.',
+    });
     expect(await t.plants()).toEqual([]);
   });
 
   it('accepts the scheme in any case ("bearer", "BEARER")', async () => {
-    for (const [scheme, id] of [['bearer', 201], ['BEARER', 202]] as const) {
-      const res = await request(t.url).post('/plants').set('Authorization', `${scheme} ${t.token}`).set('Content-Type', 'application/json').send(`{"id": ${id}, "name": "case"}`);
+    for (const [scheme, id] of [
+      ['bearer', 201],
+      ['BEARER', 202],
+    ] as const) {
+      const res = await request(t.url)
+        .post('/plants')
+        .set('Authorization', `${scheme} ${t.token}`)
+        .set('Content-Type', 'application/json')
+        .send(`{"id": ${id}, "name": "case"}`);
       expect(res.status).toBe(200);
     }
     await t.dataSource.query('DELETE FROM plant');

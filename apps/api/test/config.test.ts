@@ -13,6 +13,14 @@ describe('configuration from the environment', () => {
     expect(config.database.engine === 'sqlite' && config.database.path.endsWith('/data/plantstore.sqlite')).toBe(true);
   });
 
+  it('runs no plant event relay unless NATS_URL is set, and takes a list of servers', () => {
+    expect(loadConfig({}).natsUrl).toBeUndefined();
+    expect(loadConfig({ NATS_URL: '' }).natsUrl).toBeUndefined();
+    expect(loadConfig({ NATS_URL: 'nats://127.0.0.1:4222,tls://n2:4222' }).natsUrl).toBe(
+      'nats://127.0.0.1:4222,tls://n2:4222',
+    );
+  });
+
   it('selects PostgreSQL from postgres:// and postgresql:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database.engine).toBe('postgres');
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.engine).toBe('postgres');
@@ -24,12 +32,18 @@ describe('configuration from the environment', () => {
     ['BODY_LIMIT_BYTES', '-1', 'BODY_LIMIT_BYTES must be an integer from 2 to 16777216 (got "-1")'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must start with postgres://, postgresql:// or sqlite:'],
+    ['NATS_URL', '127.0.0.1:4222', 'NATS_URL must be nats:// or tls:// URLs, separated by commas'],
+    ['NATS_URL', 'nats://a:4222,http://b', 'NATS_URL must be nats:// or tls:// URLs, separated by commas'],
   ])('refuses %s=%s naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
   });
 
   it('stops the real server with one clear JSON line on stderr and a non-zero exit', () => {
-    const result = spawnSync(process.execPath, [mainJs], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 20_000 });
+    const result = spawnSync(process.execPath, [mainJs], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.endsWith('\n')).toBe(true);

@@ -18,24 +18,37 @@ describe('content and transfer codings of a create', () => {
   });
   afterAll(() => t?.close());
 
-  async function send(extraHeaders: ReadonlyArray<readonly [string, string]>, options: { authorization?: string; chunked?: boolean } = {}) {
+  async function send(
+    extraHeaders: ReadonlyArray<readonly [string, string]>,
+    options: { authorization?: string; chunked?: boolean } = {},
+  ) {
     const id = nextId++;
     const body = `{"id": ${id}, "name": "coded ${id}"}`;
     const chunked = options.chunked ?? false;
     const wire = chunked ? `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : body;
-    const request = postBytes(wire, { authorization: options.authorization ?? auth, contentType: 'application/json', extraHeaders, ...(chunked ? { contentLength: null } : {}) });
+    const request = postBytes(wire, {
+      authorization: options.authorization ?? auth,
+      contentType: 'application/json',
+      extraHeaders,
+      ...(chunked ? { contentLength: null } : {}),
+    });
     const { responses } = await exchange(t.url, request, { deadlineMs: 10_000 });
     const stored = (await t.plants()).some((p) => p.id === String(id));
     return { response: responses[0]!, stored };
   }
 
-  it.each(['gzip', 'br', 'deflate', 'gzip, identity'])('refuses Content-Encoding: %s with 415/41501 and stores nothing', async (coding) => {
-    const { response, stored } = await send([['Content-Encoding', coding]]);
-    expect(response.status).toBe(415);
-    expect(expectErrorContract(response)).toBe(41501);
-    expect(JSON.parse(response.text).message).toMatch(/Content-Encoding .* is not supported; send the JSON body uncompressed/);
-    expect(stored).toBe(false);
-  });
+  it.each(['gzip', 'br', 'deflate', 'gzip, identity'])(
+    'refuses Content-Encoding: %s with 415/41501 and stores nothing',
+    async (coding) => {
+      const { response, stored } = await send([['Content-Encoding', coding]]);
+      expect(response.status).toBe(415);
+      expect(expectErrorContract(response)).toBe(41501);
+      expect(JSON.parse(response.text).message).toMatch(
+        /Content-Encoding .* is not supported; send the JSON body uncompressed/,
+      );
+      expect(stored).toBe(false);
+    },
+  );
 
   it('accepts Content-Encoding: identity', async () => {
     const { response, stored } = await send([['Content-Encoding', 'identity']]);

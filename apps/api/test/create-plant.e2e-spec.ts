@@ -6,7 +6,11 @@ describe.each(testEngines())('POST /plants: creating plants ($name)', (engine) =
   const t = useTestApp({}, engine);
 
   it('answers 200 with exactly name and tag, stores the plant, and ignores extra properties', async () => {
-    const res = await postPlant(t.url, t.token, '{"id": 1, "name": "Monstera", "tag": "tropical", "color": "green", "__proto__": {"x": 1}, "constructor": {}}');
+    const res = await postPlant(
+      t.url,
+      t.token,
+      '{"id": 1, "name": "Monstera", "tag": "tropical", "color": "green", "__proto__": {"x": 1}, "constructor": {}}',
+    );
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(JSON_UTF8);
     expect(res.text).toBe('{"name":"Monstera","tag":"tropical"}');
@@ -34,7 +38,11 @@ describe.each(testEngines())('POST /plants: creating plants ($name)', (engine) =
     ['9223372036854775807', '9223372036854775807'],
     ['-9223372036854775808', '-9223372036854775808'],
   ])('accepts the integer literal %s as id %s', async (literal, stored) => {
-    const res = await postPlant(t.url, t.token, `{"id": ${literal === '1.0' ? '10.0' : literal}, "name": "literal ${literal}"}`);
+    const res = await postPlant(
+      t.url,
+      t.token,
+      `{"id": ${literal === '1.0' ? '10.0' : literal}, "name": "literal ${literal}"}`,
+    );
     expect(res.status).toBe(200);
     expect((await t.plants()).map((p) => p.id)).toContain(stored);
   });
@@ -47,7 +55,10 @@ describe.each(testEngines())('POST /plants: creating plants ($name)', (engine) =
     expect(rows).toContainEqual({ id: '9007199254740992', name: 'even', tag: null });
     expect(rows).toContainEqual({ id: '9007199254740993', name: 'odd', tag: null });
 
-    for (const [id, name] of [['9007199254740992', 'changed even'], ['9007199254740993', 'changed odd']]) {
+    for (const [id, name] of [
+      ['9007199254740992', 'changed even'],
+      ['9007199254740993', 'changed odd'],
+    ]) {
       const changed = await postPlant(t.url, t.token, `{"id": ${id}, "name": "${name}"}`);
       expect(changed.status).toBe(409);
       expect(changed.body).toEqual({

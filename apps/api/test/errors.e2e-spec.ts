@@ -6,7 +6,15 @@ import { testEngines } from './support/engines.js';
 import { useTestApp } from './support/test-app.js';
 
 describe.each(testEngines())('every failure is the Error body with a catalogued code ($name)', (engine) => {
-  const t = useTestApp({ BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000', SQLITE_BUSY_TIMEOUT_MS: '200', PG_STATEMENT_TIMEOUT_MS: '300' }, engine);
+  const t = useTestApp(
+    {
+      BODY_LIMIT_BYTES: '1024',
+      REQUEST_TIMEOUT_MS: '1000',
+      SQLITE_BUSY_TIMEOUT_MS: '200',
+      PG_STATEMENT_TIMEOUT_MS: '300',
+    },
+    engine,
+  );
 
   describe('routing comes first, with or without a token', () => {
     it.each([undefined, 'valid'])('404/40401 for an unknown path (token: %s)', async (withToken) => {
@@ -23,11 +31,16 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       expect(res.status).toBe(405);
       expect(res.headers['allow']).toBe('POST');
       expect(res.headers['content-type']).toBe(JSON_UTF8);
-      expect(res.body).toEqual({ error: 40501, message: `${method.toUpperCase()} is not allowed on /plants; allowed: POST.` });
+      expect(res.body).toEqual({
+        error: 40501,
+        message: `${method.toUpperCase()} is not allowed on /plants; allowed: POST.`,
+      });
     });
 
     it('404 for a path under /plants', async () => {
-      const res = await postPlant(t.url, t.token, '{"id": 1, "name": "a"}').then(() => request(t.url).post('/plants/1'));
+      const res = await postPlant(t.url, t.token, '{"id": 1, "name": "a"}').then(() =>
+        request(t.url).post('/plants/1'),
+      );
       expect(res.status).toBe(404);
       expect(res.body.error).toBe(40401);
       await t.dataSource.query('DELETE FROM plant');
@@ -45,18 +58,35 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       );
       expect(res.status).toBe(415);
       expect(res.headers['content-type']).toBe(JSON_UTF8);
-      expect(JSON.parse(res.body)).toEqual({ error: 41501, message: 'Send the body as JSON with "Content-Type: application/json".' });
+      expect(JSON.parse(res.body)).toEqual({
+        error: 41501,
+        message: 'Send the body as JSON with "Content-Type: application/json".',
+      });
     });
 
-    it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'])('415/41501 for %s', async (type) => {
-      const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${t.token}`).set('Content-Type', type).send('{"id": 1, "name": "a"}');
-      expect(res.status).toBe(415);
-      expect(res.body.error).toBe(41501);
-    });
+    it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'])(
+      '415/41501 for %s',
+      async (type) => {
+        const res = await request(t.url)
+          .post('/plants')
+          .set('Authorization', `Bearer ${t.token}`)
+          .set('Content-Type', type)
+          .send('{"id": 1, "name": "a"}');
+        expect(res.status).toBe(415);
+        expect(res.body.error).toBe(41501);
+      },
+    );
 
     it('accepts application/json with charset=utf-8 and +json types', async () => {
-      for (const [type, id] of [['application/json; charset=UTF-8', 11], ['application/merge-patch+json', 12]] as const) {
-        const res = await request(t.url).post('/plants').set('Authorization', `Bearer ${t.token}`).set('Content-Type', type).send(`{"id": ${id}, "name": "a"}`);
+      for (const [type, id] of [
+        ['application/json; charset=UTF-8', 11],
+        ['application/merge-patch+json', 12],
+      ] as const) {
+        const res = await request(t.url)
+          .post('/plants')
+          .set('Authorization', `Bearer ${t.token}`)
+          .set('Content-Type', type)
+          .send(`{"id": ${id}, "name": "a"}`);
         expect(res.status).toBe(200);
       }
       await t.dataSource.query('DELETE FROM plant');
@@ -103,7 +133,10 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
         { keepOpen: true, timeoutMs: 10_000 },
       );
       expect(res.status).toBe(408);
-      expect(JSON.parse(res.body)).toEqual({ error: 40801, message: 'The request took too long to arrive; send it again.' });
+      expect(JSON.parse(res.body)).toEqual({
+        error: 40801,
+        message: 'The request took too long to arrive; send it again.',
+      });
     });
   });
 
@@ -115,7 +148,10 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
         const res = await postPlant(t.url, t.token, '{"id": 77, "name": "locked out"}');
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('1');
-        expect(res.body).toEqual({ error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' });
+        expect(res.body).toEqual({
+          error: 50301,
+          message: 'The plant store is temporarily unavailable; retry shortly.',
+        });
       } finally {
         await lock.release();
       }
@@ -130,7 +166,10 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
         const res = await postPlant(t.url, t.token, '{"id": 78, "name": "nowhere"}');
         expect(res.status).toBe(500);
         expect(res.headers['content-type']).toBe(JSON_UTF8);
-        expect(res.body).toEqual({ error: 50001, message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.' });
+        expect(res.body).toEqual({
+          error: 50001,
+          message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.',
+        });
       } finally {
         await t.dataSource.query('ALTER TABLE plant_away RENAME TO plant');
       }

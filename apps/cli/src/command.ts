@@ -48,6 +48,9 @@ export function parseOptions<T extends Omit<ParseArgsConfig, 'args' | 'strict'>>
     return parseArgs({ ...config, args, strict: true });
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    throw new UsageError(message.replace(/\. This command does not take positional arguments$/, ''), usageHint(command));
+    throw new UsageError(
+      message.replace(/\. This command does not take positional arguments$/, ''),
+      usageHint(command),
+    );
   }
 }

@@ -12,14 +12,17 @@ import { tokenRevoke } from './commands/token-revoke.js';
 import { openStore } from './open-store.js';
 
 /** Every command, by the words that select it; a new command is one more entry. */
-const COMMANDS = new Map<string, Command>([tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]));
+const COMMANDS = new Map<string, Command>(
+  [tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]),
+);
 
 // This file runs as apps/cli/dist/main.js: the checkout it belongs to is three levels up,
 // wherever the operator stands; its default database is there (databaseConfigFor).
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 // The package's own version, read at run time so it cannot drift from package.json.
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 const { ok: EXIT_OK, failed: EXIT_FAILED, usage: EXIT_USAGE } = ExitCode;
 
@@ -67,9 +70,15 @@ function select(argv: string[]): Selection {
   }
   if (isGroup(first)) {
     if (wantsHelp && (second === undefined || second.startsWith('-'))) return { kind: 'print', text: groupHelp(first) };
-    const problem = second === undefined || second.startsWith('-') ? `missing ${first} command` : `unknown ${first} command '${second}'`;
+    const problem =
+      second === undefined || second.startsWith('-')
+        ? `missing ${first} command`
+        : `unknown ${first} command '${second}'`;
     const known = commandsOf(first).map((c) => c.name.split(' ')[1]);
-    throw new UsageError(`${problem} (expected one of: ${known.join(', ')})`, `Run '${PROGRAM} ${first} --help' to see them.`);
+    throw new UsageError(
+      `${problem} (expected one of: ${known.join(', ')})`,
+      `Run '${PROGRAM} ${first} --help' to see them.`,
+    );
   }
   throw new UsageError(`unknown command '${first}'`);
 }
@@ -116,11 +125,22 @@ function programHelp(): string {
 }
 
 function groupHelp(group: string): string {
-  return [`Commands of ${PROGRAM} ${group}:`, synopsis(commandsOf(group)), '', `Run '${PROGRAM} ${group} <command> --help' for details.`].join('\n');
+  return [
+    `Commands of ${PROGRAM} ${group}:`,
+    synopsis(commandsOf(group)),
+    '',
+    `Run '${PROGRAM} ${group} <command> --help' for details.`,
+  ].join('\n');
 }
 
 function commandHelp(command: Command): string {
-  return [`Usage: ${PROGRAM} ${command.usage}`, '', `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.`, '', command.help].join('\n');
+  return [
+    `Usage: ${PROGRAM} ${command.usage}`,
+    '',
+    `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.`,
+    '',
+    command.help,
+  ].join('\n');
 }
 
 function databaseConfig() {
@@ -128,7 +148,10 @@ function databaseConfig() {
     return databaseConfigFor(process.env['DATABASE_URL'], REPOSITORY_ROOT);
   } catch (error) {
     // parseDatabaseUrl's message names DATABASE_URL and never echoes the value (it may hold a password).
-    throw new UsageError(error instanceof Error ? error.message : String(error), `See DATABASE_URL in '${PROGRAM} --help'.`);
+    throw new UsageError(
+      error instanceof Error ? error.message : String(error),
+      `See DATABASE_URL in '${PROGRAM} --help'.`,
+    );
   }
 }
 
@@ -137,7 +160,8 @@ function report(error: unknown, command: Command | undefined): number {
   if (process.env['PLANTSTORE_DEBUG'] === '1') printStacks(error);
   if (error instanceof UsageError || error instanceof InvalidTokenRequestError) {
     const hint =
-      (error instanceof UsageError ? error.hint : command && usageHint(command)) ?? `Run '${PROGRAM} --help' to see the commands.`;
+      (error instanceof UsageError ? error.hint : command && usageHint(command)) ??
+      `Run '${PROGRAM} --help' to see the commands.`;
     process.stderr.write(`${PROGRAM}: ${error.message}\n${hint}\n`);
     return EXIT_USAGE;
   }

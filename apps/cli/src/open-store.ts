@@ -35,7 +35,9 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   try {
     dataSource = await openDataSource(config);
   } catch (error) {
-    throw new StorageUnavailableError(`${redactDatabaseUrl(config)}: ${withoutSecrets(describe(error), config)}`, { cause: error });
+    throw new StorageUnavailableError(`${redactDatabaseUrl(config)}: ${withoutSecrets(describe(error), config)}`, {
+      cause: error,
+    });
   }
   const tokens = new TypeOrmTokenRepository(dataSource);
   const plants = new TypeOrmPlantRepository(dataSource);
@@ -63,7 +65,8 @@ function withoutSecrets(message: string, config: DatabaseConfig): string {
   let clean = message.split(config.url).join(redactDatabaseUrl(config));
   try {
     const raw = new URL(config.url).password;
-    for (const password of [raw, decodeURIComponent(raw)]) if (password !== '') clean = clean.split(password).join('***');
+    for (const password of [raw, decodeURIComponent(raw)])
+      if (password !== '') clean = clean.split(password).join('***');
   } catch {
     // An unparseable URL cannot be scrubbed more precisely than by the replacement above.
   }

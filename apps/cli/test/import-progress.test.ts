@@ -12,7 +12,12 @@ describe('ImportProgress', () => {
     let clock = 0;
     const terminal = output(true);
     let read = 0;
-    const progress = new ImportProgress(terminal, 1000, () => read, () => clock);
+    const progress = new ImportProgress(
+      terminal,
+      1000,
+      () => read,
+      () => clock,
+    );
     clock = 2000;
     read = 250;
     progress.update(totals(50_000));
@@ -26,7 +31,12 @@ describe('ImportProgress', () => {
   it('elsewhere, prints a plain line every five seconds, without ETA when the size is unknown (stdin)', () => {
     let clock = 0;
     const pipe = output(false);
-    const progress = new ImportProgress(pipe, undefined, () => 0, () => clock);
+    const progress = new ImportProgress(
+      pipe,
+      undefined,
+      () => 0,
+      () => clock,
+    );
     clock = 1000;
     progress.update(totals(10));
     clock = 5000;

@@ -11,10 +11,23 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', '30', 'd', '0d', '-5d', '+5d', '1.5h', '1e3s', ' 5m', '5m ', '5M', '1w', '1h30m', '5 m', '99999999999999999d'])(
-    'refuses %j',
-    (text) => {
-      expect(parseDuration(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    '30',
+    'd',
+    '0d',
+    '-5d',
+    '+5d',
+    '1.5h',
+    '1e3s',
+    ' 5m',
+    '5m ',
+    '5M',
+    '1w',
+    '1h30m',
+    '5 m',
+    '99999999999999999d',
+  ])('refuses %j', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
 });

@@ -16,7 +16,12 @@ const PLANTS = [
 ];
 
 function ndjson(plants: readonly { id: string; name: string; tag?: string }[]): string {
-  return plants.map((p) => `{"id":${p.id},"name":${JSON.stringify(p.name)}${p.tag === undefined ? '' : `,"tag":${JSON.stringify(p.tag)}`}}\n`).join('');
+  return plants
+    .map(
+      (p) =>
+        `{"id":${p.id},"name":${JSON.stringify(p.name)}${p.tag === undefined ? '' : `,"tag":${JSON.stringify(p.tag)}`}}\n`,
+    )
+    .join('');
 }
 
 describe.each(testEngines())('plantstore plants export on $name', (engine) => {
@@ -105,11 +110,16 @@ describe.each(testEngines())('plantstore plants export on $name', (engine) => {
     const run = cli(0, ['plants', 'export', '-o', join('no-such-dir', 'out.ndjson')]);
 
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`plantstore: failed: ENOENT: no such file or directory, open '${join('no-such-dir', 'out.ndjson')}'\n`);
+    expect(run.stderr).toBe(
+      `plantstore: failed: ENOENT: no such file or directory, open '${join('no-such-dir', 'out.ndjson')}'\n`,
+    );
   });
 
   it('refuses an unknown format before touching a database', () => {
-    const run = plantstore(['plants', 'export', '--format', 'xml'], { databaseUrl: `sqlite:${join(dir, 'never.sqlite')}`, cwd: dir });
+    const run = plantstore(['plants', 'export', '--format', 'xml'], {
+      databaseUrl: `sqlite:${join(dir, 'never.sqlite')}`,
+      cwd: dir,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr.split('\n')[0]).toBe("plantstore: unknown format 'xml' (expected one of: ndjson, csv)");
     expect(existsSync(join(dir, 'never.sqlite'))).toBe(false);

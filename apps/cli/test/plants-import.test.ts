@@ -22,7 +22,11 @@ interface Row {
 }
 
 const summaryOf = (run: Run) => JSON.parse(lastLine(run.stdout)) as Summary;
-const stderrLines = (run: Run) => run.stderr.trimEnd().split('\n').filter((line) => line !== '');
+const stderrLines = (run: Run) =>
+  run.stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => line !== '');
 
 describe.each(testEngines())('plantstore plants import on $name', (engine) => {
   let store: TestStore;
@@ -43,7 +47,8 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (args: string[], input?: string | Buffer) => plantstore(args, { databaseUrl: store.url, cwd: dir, ...(input === undefined ? {} : { input }) });
+  const run = (args: string[], input?: string | Buffer) =>
+    plantstore(args, { databaseUrl: store.url, cwd: dir, ...(input === undefined ? {} : { input }) });
   const file = (name: string, content: string | Buffer) => {
     writeFileSync(join(dir, name), content);
     return name;
@@ -74,7 +79,14 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       const result = run(['plants', 'import', 'mixed.ndjson', '--json']);
 
       expect(result.status).toBe(1);
-      expect(summaryOf(result)).toMatchObject({ imported: 2, unchanged: 1, conflicts: 1, invalid: 7, lines: 12, interrupted: false });
+      expect(summaryOf(result)).toMatchObject({
+        imported: 2,
+        unchanged: 1,
+        conflicts: 1,
+        invalid: 7,
+        lines: 12,
+        interrupted: false,
+      });
       expect(stderrLines(result)).toEqual([
         'line 4: The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; name must be 1 to 200 characters long (got 0).',
         "line 5: The line is not valid JSON: JSON value expected but got 'n' at position 0.",
@@ -109,7 +121,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
 
   it('changes nothing when the same import runs again, and says so', async () => {
     file('plants.ndjson', ['{"id":1,"name":"a"}', '{"id":2,"name":"b","tag":"t"}', '{"id":3,"name":"c"}'].join('\n'));
-    expect(run(['plants', 'import', 'plants.ndjson']).stdout).toContain('Imported 3 plants; 0 unchanged, 0 conflicts, 0 invalid.');
+    expect(run(['plants', 'import', 'plants.ndjson']).stdout).toContain(
+      'Imported 3 plants; 0 unchanged, 0 conflicts, 0 invalid.',
+    );
     const before = await rows();
 
     const again = run(['plants', 'import', 'plants.ndjson']);
@@ -146,7 +160,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
         { id: '1', name: 'Ficus, weeping', tag: 'say "hi"' },
         { id: '3', name: 'Plain', tag: 'Moraceae' },
       ]);
-      expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toBe('id,name,tag\r\n2,"Two\r\nlines",\r\n4,,x\r\n5,"a",b,extra\r\n');
+      expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toBe(
+        'id,name,tag\r\n2,"Two\r\nlines",\r\n4,,x\r\n5,"a",b,extra\r\n',
+      );
     });
 
     it('takes the columns in any order, tag optional', async () => {
@@ -159,7 +175,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       file('plants.csv', '1,Basil,herb\n2,Sage,herb\n');
       const result = run(['plants', 'import', 'plants.csv', '--json']);
       expect(result.status).toBe(1);
-      expect(stderrLines(result)).toEqual(['line 1: The first line must be the header id,name,tag (tag optional, any order), not "1,Basil,herb".']);
+      expect(stderrLines(result)).toEqual([
+        'line 1: The first line must be the header id,name,tag (tag optional, any order), not "1,Basil,herb".',
+      ]);
       expect(await rows()).toEqual([]);
     });
 
@@ -184,12 +202,19 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       expect(human.stdout).toMatch(/^10 lines in /m);
 
       file('ten-again.ndjson', tenLines.join('\n'));
-      expect(summaryOf(run(['plants', 'import', 'ten-again.ndjson', '--json']))).toMatchObject({ imported: 0, unchanged: 9, lines: 10 });
+      expect(summaryOf(run(['plants', 'import', 'ten-again.ndjson', '--json']))).toMatchObject({
+        imported: 0,
+        unchanged: 9,
+        lines: 10,
+      });
     });
 
     it('count trailing blank lines and a CSV header as lines of the file', async () => {
       file('trailing.ndjson', '{"id":1,"name":"a"}\n\n\n');
-      expect(summaryOf(run(['plants', 'import', 'trailing.ndjson', '--json']))).toMatchObject({ imported: 1, lines: 3 });
+      expect(summaryOf(run(['plants', 'import', 'trailing.ndjson', '--json']))).toMatchObject({
+        imported: 1,
+        lines: 3,
+      });
       file('plants.csv', 'id,name\n2,b\n\n3,c\n');
       expect(summaryOf(run(['plants', 'import', 'plants.csv', '--json']))).toMatchObject({ imported: 2, lines: 4 });
     });
@@ -200,7 +225,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
     const result = run(['plants', 'import', 'plants.ndjson']);
 
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^Imported 1 plant; 0 unchanged, 0 conflicts, 1 invalid\.\n2 lines in \d+\.\d\d s \([\d,]+ lines\/s\)\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Imported 1 plant; 0 unchanged, 0 conflicts, 1 invalid\.\n2 lines in \d+\.\d\d s \([\d,]+ lines\/s\)\.\n$/,
+    );
     expect(stderrLines(result)).toEqual([expect.stringMatching(/^line 2: The line is not valid JSON/)]);
   });
 
@@ -211,7 +238,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
     const result = run(['plants', 'import', '-'], csv);
 
     expect(result.status).toBe(1);
-    expect(stderrLines(result)[0]).toMatch(/^line 1: The line is not valid JSON: .* It looks like CSV: add --format csv\.$/);
+    expect(stderrLines(result)[0]).toMatch(
+      /^line 1: The line is not valid JSON: .* It looks like CSV: add --format csv\.$/,
+    );
     expect(stderrLines(result).filter((line) => line.includes('--format csv'))).toHaveLength(1);
     expect(await rows()).toEqual([]);
   });
@@ -239,7 +268,10 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
     ]);
     file('plants.ndjson', content);
     const result = run(['plants', 'import', 'plants.ndjson', '--json']);
-    expect(stderrLines(result)).toEqual(['line 1: The line is not valid UTF-8.', 'line 2: The line is longer than 65536 bytes.']);
+    expect(stderrLines(result)).toEqual([
+      'line 1: The line is not valid UTF-8.',
+      'line 2: The line is longer than 65536 bytes.',
+    ]);
     expect(summaryOf(result)).toMatchObject({ imported: 1, invalid: 2 });
   });
 
@@ -256,7 +288,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
         cwd: dir,
       });
       for (let attempt = 0; attempt < 2000; attempt++) {
-        const [{ count }] = (await dataSource.query('SELECT COUNT(*) AS count FROM plant')) as [{ count: string | number }];
+        const [{ count }] = await dataSource.query<[{ count: string | number }]>('SELECT COUNT(*) AS count FROM plant');
         if (Number(count) > 0) break;
         await new Promise((wait) => setTimeout(wait, 5));
       }
@@ -269,7 +301,9 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       expect(stored.length % batch).toBe(0);
       expect(stored.length).toBeLessThan(total);
       // A prefix of the file: ids 1..n, nothing skipped, nothing from later lines.
-      expect(stored.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(Array.from({ length: stored.length }, (_, i) => i + 1));
+      expect(stored.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: stored.length }, (_, i) => i + 1),
+      );
       return stored.length;
     }
 
@@ -297,9 +331,15 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
   describe('usage', () => {
     it.each([
       [['plants', 'import', 'missing.ndjson'], "cannot read 'missing.ndjson': no such file"],
-      [['plants', 'import', 'plants.txt'], "cannot tell the format of 'plants.txt' from its name; add --format ndjson or --format csv"],
+      [
+        ['plants', 'import', 'plants.txt'],
+        "cannot tell the format of 'plants.txt' from its name; add --format ndjson or --format csv",
+      ],
       [['plants', 'import', 'plants.txt', '--format', 'xml'], "unknown format 'xml' (expected one of: ndjson, csv)"],
-      [['plants', 'import', 'plants.txt', '--format', 'csv', '--batch-size', '0'], '--batch-size must be an integer from 1 to 6000'],
+      [
+        ['plants', 'import', 'plants.txt', '--format', 'csv', '--batch-size', '0'],
+        '--batch-size must be an integer from 1 to 6000',
+      ],
       [['plants', 'import'], 'missing the file to import (- for stdin)'],
     ])('%j is a usage error (exit 2) that touches no database', (args, message) => {
       file('plants.txt', '');

@@ -45,7 +45,12 @@ let databaseFile: string;
 function plantstore(args: string[], options: { databaseUrl?: string; cwd?: string } = {}): Run {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl ?? `sqlite:${databaseFile}` };
   delete env['PLANTSTORE_DEBUG'];
-  const result = spawnSync(process.execPath, [cli, ...args], { env, cwd: options.cwd ?? dir, encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    env,
+    cwd: options.cwd ?? dir,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -107,7 +112,16 @@ describe('plantstore token create', () => {
 
   it('takes several --scope flags and --expires-in 30d', () => {
     const before = Date.now();
-    const created = createToken('--name', 'monitoring', '--scope', 'plants:read', '--scope', 'plants:write', '--expires-in', '30d');
+    const created = createToken(
+      '--name',
+      'monitoring',
+      '--scope',
+      'plants:read',
+      '--scope',
+      'plants:write',
+      '--expires-in',
+      '30d',
+    );
     const after = Date.now();
 
     expect(created.scopes).toEqual(['plants:read', 'plants:write']);
@@ -188,7 +202,14 @@ describe('plantstore token list', () => {
     const [header, ...rows] = run.stdout.trimEnd().split('\n');
     expect(header?.split(/\s{2,}/)).toEqual(['ID', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'STATUS']);
     const rowOf = (id: string) => rows.find((row) => row.startsWith(`${id} `))?.split(/\s{2,}/);
-    expect(rowOf(first.id)).toEqual([first.id, 'listed one', 'plants:write', expect.stringMatching(/^\d{4}-.*Z$/), 'never', 'active']);
+    expect(rowOf(first.id)).toEqual([
+      first.id,
+      'listed one',
+      'plants:write',
+      expect.stringMatching(/^\d{4}-.*Z$/),
+      'never',
+      'active',
+    ]);
     expect(rowOf(second.id)).toEqual([
       second.id,
       'listed two',
@@ -211,11 +232,17 @@ describe('plantstore token list', () => {
       revokedAt: null,
       status: 'active',
     });
-    expect(listed.find((t) => t.id === second.id)).toMatchObject({ scopes: ['plants:read'], expiresAt: second.expiresAt, status: 'active' });
+    expect(listed.find((t) => t.id === second.id)).toMatchObject({
+      scopes: ['plants:read'],
+      expiresAt: second.expiresAt,
+      status: 'active',
+    });
   });
 
   it('never prints a token or its hash, in either format', () => {
-    const outputs = [plantstore(['token', 'list']), plantstore(['token', 'list', '--json'])].map((run) => run.stdout + run.stderr);
+    const outputs = [plantstore(['token', 'list']), plantstore(['token', 'list', '--json'])].map(
+      (run) => run.stdout + run.stderr,
+    );
 
     for (const output of outputs) {
       for (const created of [first, second]) {
@@ -247,7 +274,10 @@ describe('plantstore token revoke', () => {
     expect(run.stdout).toContain(doomed.id);
     expect(run.stdout).toMatch(/within 5 s/);
     const listed = listTokens();
-    expect(listed.find((t) => t.id === doomed.id)).toMatchObject({ status: 'revoked', revokedAt: expect.stringMatching(/Z$/) });
+    expect(listed.find((t) => t.id === doomed.id)).toMatchObject({
+      status: 'revoked',
+      revokedAt: expect.stringMatching(/Z$/),
+    });
     expect(listed.find((t) => t.id === kept.id)).toMatchObject({ status: 'active', revokedAt: null });
     const table = plantstore(['token', 'list']).stdout;
     expect(table.split('\n').find((line) => line.startsWith(doomed.id))).toMatch(/\srevoked$/);
@@ -278,13 +308,16 @@ describe('plantstore token revoke', () => {
 });
 
 describe('plantstore commands and help', () => {
-  it.each([[[]], [['frob']], [['token']], [['token', 'frob']], [['help', 'frob']]])('refuses %j with exit 2 and a hint', (args) => {
-    const run = plantstore(args);
+  it.each([[[]], [['frob']], [['token']], [['token', 'frob']], [['help', 'frob']]])(
+    'refuses %j with exit 2 and a hint',
+    (args) => {
+      const run = plantstore(args);
 
-    expectCleanError(run, 2, /command/);
-    expect(run.stderr.trimEnd().split('\n')).toHaveLength(2);
-    expect(run.stderr).toMatch(/--help/);
-  });
+      expectCleanError(run, 2, /command/);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(2);
+      expect(run.stderr).toMatch(/--help/);
+    },
+  );
 
   it.each([[['--help']], [['-h']], [['help']]])('%j lists every command', (args) => {
     const run = plantstore(args);
@@ -296,13 +329,16 @@ describe('plantstore commands and help', () => {
     expect(run.stdout).toContain('DATABASE_URL');
   });
 
-  it.each([[['token', 'create', '--help']], [['help', 'token', 'create']]])('%j shows the help of one command', (args) => {
-    const run = plantstore(args);
+  it.each([[['token', 'create', '--help']], [['help', 'token', 'create']]])(
+    '%j shows the help of one command',
+    (args) => {
+      const run = plantstore(args);
 
-    expect(run).toMatchObject({ status: 0, stderr: '' });
-    expect(run.stdout).toMatch(/^Usage: plantstore token create /);
-    expect(run.stdout).toContain('--expires-in');
-  });
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      expect(run.stdout).toMatch(/^Usage: plantstore token create /);
+      expect(run.stdout).toContain('--expires-in');
+    },
+  );
 
   it('does not create a database for a usage error', () => {
     const untouched = join(dir, 'untouched.sqlite');
@@ -313,7 +349,10 @@ describe('plantstore commands and help', () => {
 
   it.each([
     [['token', 'create', '--name', 'x', '--scope', 'admin'], /unknown scope admin/],
-    [['token', 'create', '--name', 'x', '--scope', 'plants:read', '--scope', 'Plants:Write'], /unknown scope Plants:Write/],
+    [
+      ['token', 'create', '--name', 'x', '--scope', 'plants:read', '--scope', 'Plants:Write'],
+      /unknown scope Plants:Write/,
+    ],
     [['token', 'create', '--name', 'x', '--expires-in', '3000000d'], /expire after the year 9999/],
     [['token', 'create', '--name', '   '], /name must not be only white space/],
     [['token', 'create', '--name', 'x'.repeat(101)], /name/],
@@ -332,7 +371,9 @@ describe('plantstore commands and help', () => {
   });
 
   it.each([[['--version']], [['-V']]])('%j prints the version of the CLI package and nothing else', (args) => {
-    const { version } = JSON.parse(readFileSync(resolve(repoRoot, 'apps/cli/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(resolve(repoRoot, 'apps/cli/package.json'), 'utf8')) as {
+      version: string;
+    };
 
     expect(plantstore(args)).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
   });
@@ -354,7 +395,11 @@ describe('plantstore database selection', () => {
     const notADirectory = join(dir, 'plain-file');
     writeFileSync(notADirectory, 'x');
 
-    expectCleanError(plantstore(['token', 'list'], { databaseUrl: `sqlite:${notADirectory}/store.sqlite` }), 1, /^plantstore: database unavailable: /);
+    expectCleanError(
+      plantstore(['token', 'list'], { databaseUrl: `sqlite:${notADirectory}/store.sqlite` }),
+      1,
+      /^plantstore: database unavailable: /,
+    );
   });
 
   it('reports an unreachable PostgreSQL without its password (exit 1)', () => {
@@ -371,7 +416,7 @@ type Row = Record<string, unknown>;
 async function readApiTokenRows(): Promise<Row[]> {
   const dataSource = await openDataSource(parseDatabaseUrl(`sqlite:${databaseFile}`, databaseFile));
   try {
-    return (await dataSource.query('SELECT * FROM api_token')) as Row[];
+    return await dataSource.query<Row[]>('SELECT * FROM api_token');
   } finally {
     await dataSource.destroy();
   }

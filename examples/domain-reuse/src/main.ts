@@ -18,7 +18,8 @@ import { MapPlantRepository } from './map-plant-repository.js';
 
 // The driving side parses once, with the domain's rules, and gets every violation at once.
 function parsePlant(record: Record<string, unknown>): Plant {
-  const numberLiteral = (value: unknown) => (typeof value === 'bigint' || typeof value === 'number' ? String(value) : undefined);
+  const numberLiteral = (value: unknown) =>
+    typeof value === 'bigint' || typeof value === 'number' ? String(value) : undefined;
   const parsed = Plant.parse(checkNewPlantShape(record, numberLiteral));
   if (!parsed.ok) throw new PlantValidationError(parsed.violations);
   return parsed.plant;
@@ -43,11 +44,18 @@ await create({ id: 2, name: '' });
 
 const tokens = new InMemoryTokenRepository();
 const secrets = webCryptoTokenSecrets(crypto);
-const { plaintext, token } = await new IssueToken(tokens, secrets, systemClock).execute({ name: 'reuse', scopes: ['plants:write'] });
+const { plaintext, token } = await new IssueToken(tokens, secrets, systemClock).execute({
+  name: 'reuse',
+  scopes: ['plants:write'],
+});
 const authenticate = new AuthenticateToken(tokens, secrets, systemClock);
 const result = await authenticate.execute(plaintext);
-console.log(`issued a token of ${plaintext.length} characters; authenticated as itself: ${result.ok && result.principal.tokenId === token.id}`);
-console.log(`may write plants: ${result.ok && result.principal.can('plants:write')}; may read: ${result.ok && result.principal.can('plants:read')}`);
+console.log(
+  `issued a token of ${plaintext.length} characters; authenticated as itself: ${result.ok && result.principal.tokenId === token.id}`,
+);
+console.log(
+  `may write plants: ${result.ok && result.principal.can('plants:write')}; may read: ${result.ok && result.principal.can('plants:read')}`,
+);
 const stranger = await authenticate.execute(secrets.generateToken());
 console.log(`a token never issued: ${stranger.ok ? 'accepted' : stranger.reason}`);
 

@@ -50,12 +50,13 @@ export class PlantStoreHttpModule {
         OpenApiDocumentStore,
         {
           provide: PlantStoreMetrics,
-          useFactory: (limiterStorage: LimiterStorage) => {
+          useFactory: (limiterStorage: LimiterStorage, http: HttpOptions) => {
             const metrics = new PlantStoreMetrics();
             metrics.watchLimiterStorage(limiterStorage);
+            if (http.outbox !== undefined) metrics.watchOutbox(http.outbox);
             return metrics;
           },
-          inject: [LIMITER_STORAGE],
+          inject: [LIMITER_STORAGE, HTTP_OPTIONS],
         },
         {
           provide: LIMITER_STORAGE,

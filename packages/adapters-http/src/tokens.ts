@@ -1,3 +1,4 @@
+import type { OutboxStatus } from './observability/outbox-status.js';
 import type { LimiterStorage } from './limits/limiter-storage.js';
 
 /** DI tokens for what the composition root provides to the HTTP adapter. */
@@ -22,4 +23,6 @@ export interface HttpOptions {
   readonly authFailuresPerMinute: number;
   /** Counter storage for the limits; in memory when absent (one instance only). */
   readonly limiterStorage?: LimiterStorage | undefined;
+  /** The PlantCreated outbox and its relay, for the metrics; absent when no relay runs. */
+  readonly outbox?: OutboxStatus | undefined;
 }

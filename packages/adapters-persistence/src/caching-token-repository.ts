@@ -1,4 +1,10 @@
-import { REVOCATION_BOUND_MS, type ApiToken, type Clock, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
+import {
+  REVOCATION_BOUND_MS,
+  type ApiToken,
+  type Clock,
+  type StoredApiToken,
+  type TokenRepository,
+} from '@plantstore/domain';
 
 /**
  * A read-through cache over any TokenRepository: remembers tokens found by hash for at most
@@ -16,7 +22,8 @@ export class CachingTokenRepository implements TokenRepository {
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
-    if (ttlMs < 0 || ttlMs > REVOCATION_BOUND_MS) throw new RangeError(`token cache TTL must be 0 to ${REVOCATION_BOUND_MS} ms`);
+    if (ttlMs < 0 || ttlMs > REVOCATION_BOUND_MS)
+      throw new RangeError(`token cache TTL must be 0 to ${REVOCATION_BOUND_MS} ms`);
   }
 
   async findByHash(hash: string): Promise<StoredApiToken | undefined> {

@@ -99,10 +99,14 @@ async function migrateUnderLock(dataSource: DataSource): Promise<void> {
     // the statement timeout and the query deadline.
     const giveUpAt = Date.now() + MIGRATION_LOCK_WAIT_MS;
     for (;;) {
-      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [MIGRATION_LOCK_KEY])) as Array<{ locked: boolean }>;
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [
+        MIGRATION_LOCK_KEY,
+      ])) as Array<{ locked: boolean }>;
       if (row?.locked === true) break;
       if (Date.now() > giveUpAt) {
-        throw new Error(`another instance has been applying migrations for over ${MIGRATION_LOCK_WAIT_MS / 1000} s; is it stuck?`);
+        throw new Error(
+          `another instance has been applying migrations for over ${MIGRATION_LOCK_WAIT_MS / 1000} s; is it stuck?`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -31,7 +31,11 @@ export interface DatabaseTuning {
  * `postgres://…`/`postgresql://…` → PostgreSQL; `sqlite:<path>` → SQLite at that path;
  * undefined → SQLite at `defaultSqlitePath`. Anything else is refused with a reason.
  */
-export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: string, tuning: DatabaseTuning = {}): DatabaseConfig {
+export function parseDatabaseUrl(
+  url: string | undefined,
+  defaultSqlitePath: string,
+  tuning: DatabaseTuning = {},
+): DatabaseConfig {
   const busyTimeoutMs = tuning.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
   if (url === undefined || url === '') return { engine: 'sqlite', path: defaultSqlitePath, busyTimeoutMs };
   if (/^postgres(ql)?:\/\//i.test(url)) {
@@ -46,7 +50,8 @@ export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: str
   if (url.startsWith('sqlite:')) {
     // sqlite:data/x, sqlite:/abs/x, and the URL-style sqlite://data/x and sqlite:///abs/x.
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (path === '') throw new Error(`DATABASE_URL sqlite: needs a file path, for example sqlite:${DEFAULT_SQLITE_FILE}`);
+    if (path === '')
+      throw new Error(`DATABASE_URL sqlite: needs a file path, for example sqlite:${DEFAULT_SQLITE_FILE}`);
     return { engine: 'sqlite', path, busyTimeoutMs };
   }
   throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
@@ -57,7 +62,11 @@ export function parseDatabaseUrl(url: string | undefined, defaultSqlitePath: str
  * `repositoryRoot`, wherever the operator stands; `sqlite:relative/path` is taken from the
  * current directory, whatever the driver would do (docs/operations.md#configuration).
  */
-export function databaseConfigFor(url: string | undefined, repositoryRoot: string, tuning: DatabaseTuning = {}): DatabaseConfig {
+export function databaseConfigFor(
+  url: string | undefined,
+  repositoryRoot: string,
+  tuning: DatabaseTuning = {},
+): DatabaseConfig {
   const config = parseDatabaseUrl(url, resolve(repositoryRoot, DEFAULT_SQLITE_FILE), tuning);
   if (config.engine === 'sqlite' && config.path !== ':memory:') return { ...config, path: resolve(config.path) };
   return config;

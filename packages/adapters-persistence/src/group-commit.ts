@@ -23,7 +23,8 @@ export class GroupCommit<Item, Result> {
     private readonly flush: FlushBatch<Item, Result>,
     private readonly maxBatch: number,
   ) {
-    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
+    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1)
+      throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
   }
 
   submit(item: Item): Promise<Result> {
@@ -55,7 +56,8 @@ export class GroupCommit<Item, Result> {
     }
     batch.forEach((waiter, i) => {
       const outcome = outcomes[i];
-      if (outcome === undefined) waiter.reject(new Error(`the flush answered ${outcomes.length} outcomes for ${batch.length} items`));
+      if (outcome === undefined)
+        waiter.reject(new Error(`the flush answered ${outcomes.length} outcomes for ${batch.length} items`));
       else if (outcome.status === 'fulfilled') waiter.resolve(outcome.value);
       else waiter.reject(outcome.reason);
     });

@@ -61,13 +61,17 @@ export function plantSqlFor(engine: Engine): PlantSql {
     insertIfAbsent: (rows) =>
       statement(dialect, (bind) => {
         const tuples = rows.map(
-          (row) => `(${bind(dialect.bindId(row.id))}, ${bind(row.name)}, ${bind(row.tag)}, ${bind(row.createdByTokenId)}, ${bind(row.createdAt)})`,
+          (row) =>
+            `(${bind(dialect.bindId(row.id))}, ${bind(row.name)}, ${bind(row.tag)}, ${bind(row.createdByTokenId)}, ${bind(row.createdAt)})`,
         );
         return `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES ${tuples.join(', ')}
        ON CONFLICT (id) DO NOTHING RETURNING CAST(id AS TEXT) AS id`;
       }),
     selectByIds: (ids) =>
-      statement(dialect, (bind) => `${SELECT_PLANT} WHERE plant.id IN (${ids.map((id) => bind(dialect.bindId(id))).join(', ')})`),
+      statement(
+        dialect,
+        (bind) => `${SELECT_PLANT} WHERE plant.id IN (${ids.map((id) => bind(dialect.bindId(id))).join(', ')})`,
+      ),
     selectPage: (after, limit) =>
       statement(dialect, (bind) => {
         const where = after === undefined ? '' : ` WHERE plant.id > ${bind(dialect.bindId(after))}`;

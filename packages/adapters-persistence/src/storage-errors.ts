@@ -4,10 +4,19 @@ import { StorageUnavailableError } from '@plantstore/domain';
 // as opposed to a bug in a statement. Those become 503; anything else stays an internal error.
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|READONLY|CANTOPEN|FULL|PROTOCOL|NOTADB|CORRUPT)/;
 const PG_UNAVAILABLE_CLASSES = ['08', '53', '57', '58'];
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
 // "not queryable": pg's answer on a connection already cut (postgres-client.ts cuts idle ones
 // when another goes silent), for a request that had taken it from the pool just before.
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|database is closed|Driver not Connected|pool is (ended|draining)|The database connection is not open/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|database is closed|Driver not Connected|pool is (ended|draining)|The database connection is not open/i;
 
 export function isStorageUnavailable(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;

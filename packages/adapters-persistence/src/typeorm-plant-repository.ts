@@ -54,7 +54,8 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
 
   /** One statement, hence one transaction, for the whole batch: the import's unit of durability. */
   async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
-    if (plants.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} plants per batch, not ${plants.length}`);
+    if (plants.length > MAX_ROWS_PER_STATEMENT)
+      throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} plants per batch, not ${plants.length}`);
     if (plants.length === 0) return [];
     const settled = await this.insertOrFind(plants.map((plant) => ({ plant, provenance })));
     return settled.map((outcome) => {
@@ -86,7 +87,9 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
       const index = firstIndex.get(request.plant.id.toString())!;
       const first = outcomes[index]!;
       if (distinct[index] === request) return first;
-      return first.status === 'fulfilled' && first.value.inserted ? fulfilled({ inserted: false, existing: distinct[index]!.plant }) : first;
+      return first.status === 'fulfilled' && first.value.inserted
+        ? fulfilled({ inserted: false, existing: distinct[index]!.plant })
+        : first;
     });
   }
 
@@ -114,7 +117,9 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
   private async insertOrFind(rows: readonly NewPlant[]): Promise<Settled[]> {
     // Sorted ids give every PostgreSQL writer the same lock order: no deadlock between batches.
     const candidates = [...rows].sort(byIdAscending).map(toRow);
-    const inserted = new Set((await this.query<{ id: string }>(this.sql.insertIfAbsent(candidates))).map((row) => row.id));
+    const inserted = new Set(
+      (await this.query<{ id: string }>(this.sql.insertIfAbsent(candidates))).map((row) => row.id),
+    );
     const taken = rows.filter(({ plant }) => !inserted.has(plant.id.toString())).map(({ plant }) => plant.id);
     const stored = taken.length === 0 ? [] : await this.query(this.sql.selectByIds(taken));
     const existing = new Map(stored.map((row) => [row.id, toPlant(row)]));
@@ -122,7 +127,9 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
       const key = plant.id.toString();
       if (inserted.has(key)) return fulfilled({ inserted: true });
       const found = existing.get(key);
-      return found === undefined ? rejected(new Error(`plant ${key} was neither inserted nor found`)) : fulfilled({ inserted: false, existing: found });
+      return found === undefined
+        ? rejected(new Error(`plant ${key} was neither inserted nor found`))
+        : fulfilled({ inserted: false, existing: found });
     });
   }
 

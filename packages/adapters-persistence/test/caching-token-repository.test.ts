@@ -80,6 +80,8 @@ describe('CachingTokenRepository', () => {
   });
 
   it('refuses a TTL beyond the revocation bound', () => {
-    expect(() => new CachingTokenRepository(new InMemoryTokenRepository(), new SteppingClock(), REVOCATION_BOUND_MS + 1)).toThrow(RangeError);
+    expect(
+      () => new CachingTokenRepository(new InMemoryTokenRepository(), new SteppingClock(), REVOCATION_BOUND_MS + 1),
+    ).toThrow(RangeError);
   });
 });

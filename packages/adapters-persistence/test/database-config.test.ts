@@ -29,18 +29,28 @@ describe('parseDatabaseUrl', () => {
   );
 
   it('applies tuning to the engine it selects', () => {
-    expect(parseDatabaseUrl('sqlite:x.sqlite', DEFAULT_PATH, { sqliteBusyTimeoutMs: 250 })).toMatchObject({ busyTimeoutMs: 250 });
+    expect(parseDatabaseUrl('sqlite:x.sqlite', DEFAULT_PATH, { sqliteBusyTimeoutMs: 250 })).toMatchObject({
+      busyTimeoutMs: 250,
+    });
     expect(
-      parseDatabaseUrl('postgres://db/plants', DEFAULT_PATH, { pgPoolSize: 3, pgStatementTimeoutMs: 700, pgConnectTimeoutMs: 900 }),
+      parseDatabaseUrl('postgres://db/plants', DEFAULT_PATH, {
+        pgPoolSize: 3,
+        pgStatementTimeoutMs: 700,
+        pgConnectTimeoutMs: 900,
+      }),
     ).toMatchObject({ poolSize: 3, statementTimeoutMs: 700, connectTimeoutMs: 900 });
   });
 
-  it.each(['mysql://db/plants', 'http://db/plants', 'postgres:/db/plants', 'sqlite', './data/plants.sqlite', 'sqlite:'])(
-    'refuses %j with a message naming DATABASE_URL',
-    (url) => {
-      expect(() => parseDatabaseUrl(url, DEFAULT_PATH)).toThrow(/DATABASE_URL/);
-    },
-  );
+  it.each([
+    'mysql://db/plants',
+    'http://db/plants',
+    'postgres:/db/plants',
+    'sqlite',
+    './data/plants.sqlite',
+    'sqlite:',
+  ])('refuses %j with a message naming DATABASE_URL', (url) => {
+    expect(() => parseDatabaseUrl(url, DEFAULT_PATH)).toThrow(/DATABASE_URL/);
+  });
 });
 
 describe('redactDatabaseUrl', () => {

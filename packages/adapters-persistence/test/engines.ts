@@ -1,9 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDataSource, parseDatabaseUrl, type DatabaseConfig, type DatabaseTuning } from '@plantstore/adapters-persistence';
+import {
+  openDataSource,
+  parseDatabaseUrl,
+  type DatabaseConfig,
+  type DatabaseTuning,
+} from '@plantstore/adapters-persistence';
 import type { DataSource } from 'typeorm';
-import { createPostgresDatabase, DEFAULT_PG_ADMIN_URL, PG_URL_VARIABLE, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
+import {
+  createPostgresDatabase,
+  DEFAULT_PG_ADMIN_URL,
+  PG_URL_VARIABLE,
+  postgresAdminUrl,
+} from '../../../test-support/postgres-databases.js';
 
 export { DEFAULT_PG_ADMIN_URL, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
 
@@ -50,7 +60,7 @@ export function postgresEngine(adminUrl: string): TestEngine {
     name: 'postgres',
     async createStore() {
       const database = await createPostgresDatabase(adminUrl, 'plantstore_test_');
-      return storeAt(database.url, database.drop);
+      return storeAt(database.url, () => database.drop());
     },
   };
 }

@@ -3,7 +3,10 @@ import { GroupCommit } from '../src/group-commit.js';
 /** A flush under the test's control: it records each batch and waits until the test settles it. */
 class FakeFlush {
   readonly batches: string[][] = [];
-  private readonly pending: Array<{ resolve: (outcomes: Array<PromiseSettledResult<string>>) => void; reject: (error: unknown) => void }> = [];
+  private readonly pending: Array<{
+    resolve: (outcomes: Array<PromiseSettledResult<string>>) => void;
+    reject: (error: unknown) => void;
+  }> = [];
 
   readonly flush = (batch: readonly string[]): Promise<Array<PromiseSettledResult<string>>> => {
     this.batches.push([...batch]);
@@ -13,9 +16,15 @@ class FakeFlush {
   /** Answers the oldest unanswered batch: each item `x` becomes `done x`, or fails when `fails(x)`. */
   succeed(fails: (item: string) => boolean = () => false): void {
     const batch = this.batches[this.batches.length - this.pending.length]!;
-    this.pending.shift()!.resolve(
-      batch.map((item) => (fails(item) ? { status: 'rejected', reason: new Error(`refused ${item}`) } : { status: 'fulfilled', value: `done ${item}` })),
-    );
+    this.pending
+      .shift()!
+      .resolve(
+        batch.map((item) =>
+          fails(item)
+            ? { status: 'rejected', reason: new Error(`refused ${item}`) }
+            : { status: 'fulfilled', value: `done ${item}` },
+        ),
+      );
   }
 
   fail(error: Error): void {
@@ -148,6 +157,8 @@ describe('GroupCommit', () => {
   });
 
   it('refuses a batch size that could never flush anything', () => {
-    expect(() => new GroupCommit(async () => [], 0)).toThrow(new RangeError('maxBatch must be a positive integer, not 0'));
+    expect(() => new GroupCommit(async () => [], 0)).toThrow(
+      new RangeError('maxBatch must be a positive integer, not 0'),
+    );
   });
 });

@@ -30,11 +30,14 @@ describe('nodeTokenSecrets', () => {
   });
 
   it('is SHA-256 (FIPS 180-2 test vector for "abc")', async () => {
-    await expect(nodeTokenSecrets.hash('abc')).resolves.toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    await expect(nodeTokenSecrets.hash('abc')).resolves.toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
-  it('digests exactly as the domain\'s Web Crypto implementation does, so either can authenticate what the other issued', async () => {
+  it("digests exactly as the domain's Web Crypto implementation does, so either can authenticate what the other issued", async () => {
     const web = webCryptoTokenSecrets();
-    for (const text of [nodeTokenSecrets.generateToken(), 'é🌵', 'a\uD800b']) await expect(nodeTokenSecrets.hash(text)).resolves.toBe(await web.hash(text));
+    for (const text of [nodeTokenSecrets.generateToken(), 'é🌵', 'a\uD800b'])
+      await expect(nodeTokenSecrets.hash(text)).resolves.toBe(await web.hash(text));
   });
 });

@@ -24,10 +24,18 @@ describe.each(testEngines())('TypeOrmPlantRepository batches on $name', (engine)
   it('inserts the free ids and answers the stored plant for the taken ones, in input order', async () => {
     await repository.insertAllIfAbsent([plant({ id: '2', name: 'Ivy' })], provenance);
     const outcomes = await repository.insertAllIfAbsent(
-      [plant({ id: '3', name: 'Sage', tag: 'herb' }), plant({ id: '2', name: 'Not ivy' }), plant({ id: PlantId.MAX, name: 'max' })],
+      [
+        plant({ id: '3', name: 'Sage', tag: 'herb' }),
+        plant({ id: '2', name: 'Not ivy' }),
+        plant({ id: PlantId.MAX, name: 'max' }),
+      ],
       provenance,
     );
-    expect(outcomes.map((o) => (o.inserted ? 'inserted' : `existing ${o.existing.name.value}`))).toEqual(['inserted', 'existing Ivy', 'inserted']);
+    expect(outcomes.map((o) => (o.inserted ? 'inserted' : `existing ${o.existing.name.value}`))).toEqual([
+      'inserted',
+      'existing Ivy',
+      'inserted',
+    ]);
     expect(await plantRows(open().dataSource)).toEqual([
       { id: '2', name: 'Ivy', tag: null },
       { id: '3', name: 'Sage', tag: 'herb' },
@@ -38,13 +46,18 @@ describe.each(testEngines())('TypeOrmPlantRepository batches on $name', (engine)
   it(`takes ${MAX_ROWS_PER_STATEMENT} plants in one statement and refuses more rather than splitting the transaction`, async () => {
     const plants = Array.from({ length: MAX_ROWS_PER_STATEMENT }, (_, i) => plant({ id: String(i), name: `p${i}` }));
     expect((await repository.insertAllIfAbsent(plants, provenance)).every((o) => o.inserted)).toBe(true);
-    await expect(repository.insertAllIfAbsent([...plants, plant({ id: '-1', name: 'one too many' })], provenance)).rejects.toThrow(RangeError);
+    await expect(
+      repository.insertAllIfAbsent([...plants, plant({ id: '-1', name: 'one too many' })], provenance),
+    ).rejects.toThrow(RangeError);
     expect((await plantRows(open().dataSource)).length).toBe(MAX_ROWS_PER_STATEMENT);
   });
 
   it('lists pages ascending by id with exact int64 ids, starting after the id given', async () => {
     const ids = [PlantId.MAX, 9007199254740993n, 9007199254740992n, 0n, -1n, PlantId.MIN];
-    await repository.insertAllIfAbsent(ids.map((id) => plant({ id, name: `n${id}` })), provenance);
+    await repository.insertAllIfAbsent(
+      ids.map((id) => plant({ id, name: `n${id}` })),
+      provenance,
+    );
     const first = await repository.listAfter(undefined, 4);
     expect(first.map((p) => p.id.toString())).toEqual([PlantId.MIN, -1n, 0n, 9007199254740992n].map(String));
     const rest = await repository.listAfter(first[3]!.id, 4);

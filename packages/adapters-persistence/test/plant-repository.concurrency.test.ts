@@ -12,7 +12,13 @@ const clock = fixedClock('2025-06-01T12:00:00.000Z');
 function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH) {
   const createPlant = new CreatePlant(new TypeOrmPlantRepository(dataSource, maxBatch), clock);
   return {
-    async execute({ plant, createdByTokenId }: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult> {
+    async execute({
+      plant,
+      createdByTokenId,
+    }: {
+      plant: NewPlantInput;
+      createdByTokenId?: string;
+    }): Promise<CreatePlantResult> {
       const parsed = Plant.parse(plant);
       if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
       return createPlant.execute({ plant: parsed.plant, createdByTokenId });
@@ -52,7 +58,9 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
   it('50 identical creates: all succeed, one created and the rest replayed, one row', async () => {
     const createPlant = createPlantOn(open().dataSource);
     const settled = await Promise.allSettled(
-      Array.from({ length: 50 }, () => createPlant.execute({ plant: { id: '9007199254740993', name: 'Aloe', tag: 'succulent' } })),
+      Array.from({ length: 50 }, () =>
+        createPlant.execute({ plant: { id: '9007199254740993', name: 'Aloe', tag: 'succulent' } }),
+      ),
     );
     expect(tally(outcomes(settled))).toEqual({ created: 1, replayed: 49 });
     expect(await plantRows(open().dataSource)).toEqual([{ id: '9007199254740993', name: 'Aloe', tag: 'succulent' }]);
@@ -63,7 +71,9 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
     try {
       const [a, b] = [createPlantOn(open().dataSource), createPlantOn(second)];
       const settled = await Promise.allSettled(
-        Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).execute({ plant: { id: '-7', name: `writer ${i}` } })),
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 === 0 ? a : b).execute({ plant: { id: '-7', name: `writer ${i}` } }),
+        ),
       );
       expect(tally(outcomes(settled))).toEqual({ created: 1, conflict: 39 });
       expect(await plantRows(open().dataSource)).toHaveLength(1);
@@ -111,7 +121,12 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
       const settled = await Promise.allSettled(burst.map(({ input }) => createPlant.execute({ plant: input })));
 
       expect(outcomes(settled)).toEqual(burst.map((b) => b.expected));
-      const expectedRows = [...existing, ...fresh, { id: '9223372036854775807', name: 'max' }, { id: '-9223372036854775808', name: 'min' }];
+      const expectedRows = [
+        ...existing,
+        ...fresh,
+        { id: '9223372036854775807', name: 'max' },
+        { id: '-9223372036854775808', name: 'min' },
+      ];
       expect(await plantRows(open().dataSource)).toEqual(
         expectedRows
           .map((p) => ({ id: String(p.id), name: p.name, tag: p.tag ?? null }))

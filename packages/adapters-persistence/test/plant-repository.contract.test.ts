@@ -27,13 +27,17 @@ describe.each(testEngines())('TypeOrmPlantRepository holds to the plant port con
 
 describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
   const open = useFreshStore(engine);
-  let createPlant: { execute(command: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult> };
+  let createPlant: {
+    execute(command: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult>;
+  };
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
     const useCase = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), fixedClock(NOW));
     // Inputs parsed first, as the HTTP adapter and the CLI do.
-    createPlant = { execute: async ({ plant, createdByTokenId }) => useCase.execute({ plant: parsed(plant), createdByTokenId }) };
+    createPlant = {
+      execute: async ({ plant, createdByTokenId }) => useCase.execute({ plant: parsed(plant), createdByTokenId }),
+    };
   });
 
   describe('64-bit ids', () => {
@@ -61,9 +65,9 @@ describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
 
     it('finds the stored plant at the top of the range for a conflict', async () => {
       await createPlant.execute({ plant: { id: '9223372036854775807', name: 'max' } });
-      await expect(createPlant.execute({ plant: { id: '9.223372036854775807e18', name: 'other' } })).rejects.toBeInstanceOf(
-        PlantConflictError,
-      );
+      await expect(
+        createPlant.execute({ plant: { id: '9.223372036854775807e18', name: 'other' } }),
+      ).rejects.toBeInstanceOf(PlantConflictError);
     });
   });
 
@@ -77,7 +81,9 @@ describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
     ])('%s', async (_label, name, tag) => {
       await createPlant.execute({ plant: { id: '7', name, tag } });
       expect(await plantRows(open().dataSource)).toEqual([{ id: '7', name, tag }]);
-      await expect(createPlant.execute({ plant: { id: '7', name, tag } })).resolves.toMatchObject({ outcome: 'replayed' });
+      await expect(createPlant.execute({ plant: { id: '7', name, tag } })).resolves.toMatchObject({
+        outcome: 'replayed',
+      });
     });
   });
 

@@ -26,7 +26,8 @@ describe('plant SQL parameters', () => {
 describe.each(testEngines())('plant SQL on $name', (engine) => {
   const open = useFreshStore(engine);
   const sql = plantSqlFor(engine.name);
-  const run = (statement: { sql: string; parameters: unknown[] }) => open().dataSource.query(statement.sql, statement.parameters);
+  const run = (statement: { sql: string; parameters: unknown[] }) =>
+    open().dataSource.query(statement.sql, statement.parameters);
 
   beforeEach(() => clearStore(open().dataSource));
 
@@ -34,7 +35,9 @@ describe.each(testEngines())('plant SQL on $name', (engine) => {
     await run(sql.insertIfAbsent([row(EXTREMES[1]!, 'first')]));
     const returned: Array<{ id: string }> = await run(sql.insertIfAbsent(EXTREMES.map((id) => row(id, 'second'))));
     expect(returned.map((r) => r.id).sort()).toEqual([EXTREMES[0], EXTREMES[2]]);
-    const stored: Array<{ id: string; name: string; tag: string | null }> = await run(sql.selectByIds(EXTREMES.map((id) => PlantId.fromStored(id))));
+    const stored: Array<{ id: string; name: string; tag: string | null }> = await run(
+      sql.selectByIds(EXTREMES.map((id) => PlantId.fromStored(id))),
+    );
     expect(stored.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))).toEqual([
       { id: EXTREMES[1], name: 'first', tag: null },
       { id: EXTREMES[0], name: 'second', tag: null },

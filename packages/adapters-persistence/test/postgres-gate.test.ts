@@ -3,7 +3,9 @@ import { DEFAULT_PG_ADMIN_URL, postgresSkipNotice, testEngines } from './engines
 describe('which engines the persistence contract runs on', () => {
   it('is SQLite alone on a developer machine without a PostgreSQL URL', () => {
     expect(testEngines({}).map((e) => e.name)).toEqual(['sqlite']);
-    expect(postgresSkipNotice({})).toMatch(/^PostgreSQL persistence tests skipped: set PLANTSTORE_TEST_PG_URL=postgres:\/\//);
+    expect(postgresSkipNotice({})).toMatch(
+      /^PostgreSQL persistence tests skipped: set PLANTSTORE_TEST_PG_URL=postgres:\/\//,
+    );
   });
 
   it('adds PostgreSQL when PLANTSTORE_TEST_PG_URL is set', () => {

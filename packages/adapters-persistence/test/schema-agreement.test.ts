@@ -24,7 +24,14 @@ async function migratedColumns(dataSource: DataSource): Promise<Record<string, C
         table.columns
           // SQLite lets a PRIMARY KEY column declared without NOT NULL hold NULL, and reports it
           // nullable; the migration declares none NOT NULL, and every insert names the id.
-          .map((c) => ({ name: c.name, type: c.type, length: c.length, nullable: c.isNullable && !c.isPrimary, primary: c.isPrimary, unique: c.isUnique }))
+          .map((c) => ({
+            name: c.name,
+            type: c.type,
+            length: c.length,
+            nullable: c.isNullable && !c.isPrimary,
+            primary: c.isPrimary,
+            unique: c.isUnique,
+          }))
           .sort(byName),
       ]),
     );
@@ -80,14 +87,20 @@ describe.each(testEngines())('entity schemas on $name', (engine) => {
     await tokens.add(token);
     await tokens.revoke(token.id, new Date('2025-06-15T08:30:00.789Z'));
 
-    await expect(tokens.findByHash(token.hash)).resolves.toEqual({ ...token, revokedAt: new Date('2025-06-15T08:30:00.789Z') });
+    await expect(tokens.findByHash(token.hash)).resolves.toEqual({
+      ...token,
+      revokedAt: new Date('2025-06-15T08:30:00.789Z'),
+    });
     const [row] = await open().dataSource.query('SELECT created_at, expires_at, revoked_at FROM api_token');
     // SQLite keeps the ISO-8601 text as written; PostgreSQL's timestamptz comes back as a Date.
-    const stored = engine.name === 'sqlite' ? ['2025-06-01T12:00:00.123Z', '2025-07-01T00:00:00.456Z', '2025-06-15T08:30:00.789Z'] : [
-      new Date('2025-06-01T12:00:00.123Z'),
-      new Date('2025-07-01T00:00:00.456Z'),
-      new Date('2025-06-15T08:30:00.789Z'),
-    ];
+    const stored =
+      engine.name === 'sqlite'
+        ? ['2025-06-01T12:00:00.123Z', '2025-07-01T00:00:00.456Z', '2025-06-15T08:30:00.789Z']
+        : [
+            new Date('2025-06-01T12:00:00.123Z'),
+            new Date('2025-07-01T00:00:00.456Z'),
+            new Date('2025-06-15T08:30:00.789Z'),
+          ];
     expect([row.created_at, row.expires_at, row.revoked_at]).toEqual(stored);
   });
 });

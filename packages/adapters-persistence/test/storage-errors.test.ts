@@ -34,9 +34,11 @@ describe('isStorageUnavailable on error codes', () => {
     expect(isStorageUnavailable(Object.assign(new Error(message), { code }))).toBe(false);
   });
 
-  it('is true for an error from another realm, which is not an instanceof this realm\'s Error', async () => {
+  it("is true for an error from another realm, which is not an instanceof this realm's Error", async () => {
     const { runInNewContext } = await import('node:vm');
-    const foreign: unknown = runInNewContext("Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })");
+    const foreign: unknown = runInNewContext(
+      "Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })",
+    );
     expect(foreign instanceof Error).toBe(false);
     expect(isStorageUnavailable(foreign)).toBe(true);
   });
@@ -67,7 +69,9 @@ describe('a locked SQLite database', () => {
   it('makes a create fail as StorageUnavailableError (a 503 to the client), and succeed once released', async () => {
     const lock = holder.createQueryRunner();
     await lock.startTransaction();
-    await lock.query("INSERT INTO plant (id, name, created_at) VALUES (1, 'holding the write lock', '2025-01-01T00:00:00.000Z')");
+    await lock.query(
+      "INSERT INTO plant (id, name, created_at) VALUES (1, 'holding the write lock', '2025-01-01T00:00:00.000Z')",
+    );
     const repository = new TypeOrmPlantRepository(impatient);
     try {
       const failure = await repository.insertIfAbsent(plant('2'), provenance).then(

@@ -5,7 +5,9 @@ const UNREACHABLE = 'postgres://postgres@127.0.0.1:1/test';
 
 describe('an unreachable PostgreSQL', () => {
   it('makes openDataSource reject, saying the connection was refused', async () => {
-    const failure = await openDataSource(parseDatabaseUrl(UNREACHABLE, 'unused.sqlite', { pgConnectTimeoutMs: 2_000 })).then(
+    const failure = await openDataSource(
+      parseDatabaseUrl(UNREACHABLE, 'unused.sqlite', { pgConnectTimeoutMs: 2_000 }),
+    ).then(
       async (dataSource) => {
         await dataSource.destroy();
         return 'opened';

@@ -67,7 +67,13 @@ async function withBuiltServer(use) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [serverMain], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `sqlite:${join(dataDir, 'openapi.sqlite')}`, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dataDir, 'openapi.sqlite')}`,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -76,11 +82,17 @@ async function withBuiltServer(use) {
   try {
     const until = Date.now() + 30_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the built server (${serverMain}) exited before answering; build first (pnpm build)\n${stderr}`);
+      if (child.exitCode !== null)
+        throw new Error(
+          `the built server (${serverMain}) exited before answering; build first (pnpm build)\n${stderr}`,
+        );
       try {
         return await use(url);
       } catch (error) {
-        if (Date.now() > until) throw new Error(`the built server did not serve /openapi.json within 30 s: ${error.message}\n${stderr}`);
+        if (Date.now() > until)
+          throw new Error(`the built server did not serve /openapi.json within 30 s: ${error.message}\n${stderr}`, {
+            cause: error,
+          });
         await new Promise((wait) => setTimeout(wait, 100));
       }
     }

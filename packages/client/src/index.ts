@@ -1,5 +1,17 @@
-export { PlantStoreClient, type CallOptions, type NewPlant, type Plant, type PlantStoreClientOptions } from './plant-store-client.js';
-export { PlantStoreApiError, PlantStoreDeadlineError, PlantStoreError, PlantStoreNetworkError, PlantStoreUnexpectedResponseError } from './errors.js';
+export {
+  PlantStoreClient,
+  type CallOptions,
+  type NewPlant,
+  type Plant,
+  type PlantStoreClientOptions,
+} from './plant-store-client.js';
+export {
+  PlantStoreApiError,
+  PlantStoreDeadlineError,
+  PlantStoreError,
+  PlantStoreNetworkError,
+  PlantStoreUnexpectedResponseError,
+} from './errors.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy.js';
 export type { PlantId } from './plant-id.js';
 export type { components, paths } from './generated/openapi.js';

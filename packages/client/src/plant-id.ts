@@ -15,7 +15,10 @@ export function idLiteral(id: PlantId): string {
   let value: bigint;
   if (typeof id === 'bigint') value = id;
   else if (typeof id === 'string' && DECIMAL_INTEGER.test(id)) value = BigInt(id);
-  else throw new TypeError(`a plant id is a bigint or a decimal string such as "9007199254740993" (got ${typeof id} ${String(id)})`);
+  else
+    throw new TypeError(
+      `a plant id is a bigint or a decimal string such as "9007199254740993" (got ${typeof id} ${String(id)})`,
+    );
   if (value < INT64_MIN || value > INT64_MAX) {
     throw new RangeError(`a plant id must be an int64, from ${INT64_MIN} to ${INT64_MAX} (got ${value})`);
   }

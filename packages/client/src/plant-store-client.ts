@@ -7,7 +7,13 @@ import {
 } from './errors.js';
 import type { components } from './generated/openapi.js';
 import { idLiteral } from './plant-id.js';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type AttemptFailure, type RetryOptions } from './retry-policy.js';
+import {
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  retryDelayMs,
+  type AttemptFailure,
+  type RetryOptions,
+} from './retry-policy.js';
 
 /** What `createPlant` sends: `id` is a bigint or a decimal string. */
 export type NewPlant = components['schemas']['NewPlant'];
@@ -92,7 +98,11 @@ export class PlantStoreClient {
     }
   }
 
-  private async attempt(body: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Promise<AttemptOutcome> {
+  private async attempt(
+    body: string,
+    callerSignal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<AttemptOutcome> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
     let response: Response;
@@ -100,7 +110,11 @@ export class PlantStoreClient {
     try {
       response = await this.fetch(this.plantsUrl, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${this.options.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body,
         signal,
       });
@@ -108,14 +122,20 @@ export class PlantStoreClient {
     } catch (error) {
       if (callerSignal?.aborted) throw callerSignal.reason;
       const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : 'the connection failed';
-      return { error: new PlantStoreNetworkError(`POST ${this.plantsUrl.href}: ${reason}`, { cause: error }), failure: { kind: 'network' } };
+      return {
+        error: new PlantStoreNetworkError(`POST ${this.plantsUrl.href}: ${reason}`, { cause: error }),
+        failure: { kind: 'network' },
+      };
     }
     if (response.status === 200) {
       const plant = parsePlant(text);
       if (plant !== undefined) return { plant };
     }
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.now());
-    return { error: errorFrom(response.status, text, retryAfterMs), failure: { kind: 'status', status: response.status, retryAfterMs } };
+    return {
+      error: errorFrom(response.status, text, retryAfterMs),
+      failure: { kind: 'status', status: response.status, retryAfterMs },
+    };
   }
 }
 
@@ -149,7 +169,10 @@ function errorFrom(status: number, text: string, retryAfterMs: number | undefine
 
 function deadlineError(attempts: number, lastError: PlantStoreError | undefined): PlantStoreDeadlineError {
   const last = lastError === undefined ? '' : `; last failure: ${lastError.message}`;
-  return new PlantStoreDeadlineError(`the deadline passed after ${attempts} attempt(s)${last}`, lastError === undefined ? undefined : { cause: lastError });
+  return new PlantStoreDeadlineError(
+    `the deadline passed after ${attempts} attempt(s)${last}`,
+    lastError === undefined ? undefined : { cause: lastError },
+  );
 }
 
 function parseJson(text: string): unknown {
@@ -166,9 +189,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    // An abort rejects with the signal's own reason, whatever it is, as fetch does.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       reject(signal!.reason);
     };
     const timer = setTimeout(() => {

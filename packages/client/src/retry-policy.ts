@@ -14,7 +14,12 @@ export interface RetryOptions {
   readonly maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 6,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** What went wrong with one attempt, as far as retrying is concerned. */
 export type AttemptFailure =
@@ -29,7 +34,12 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
  * this failure. Any other status is an answer about the request itself (400, 401, 403, 409,
  * 413, 415, ...) or an unexpected failure (500) that repeating would not change.
  */
-export function retryDelayMs(failure: AttemptFailure, failedAttempts: number, options: RetryOptions, random: () => number): number | undefined {
+export function retryDelayMs(
+  failure: AttemptFailure,
+  failedAttempts: number,
+  options: RetryOptions,
+  random: () => number,
+): number | undefined {
   if (failedAttempts >= options.maxAttempts) return undefined;
   if (failure.kind === 'status' && !RETRYABLE_STATUSES.has(failure.status)) return undefined;
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (failedAttempts - 1));

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnswerCuttingProxy } from '../../../test-support/answer-cutting-proxy.js';
-import { createToken, freePort, startApiProcess, storedPlants, type ApiProcess } from '../../../test-support/api-process.js';
+import {
+  createToken,
+  freePort,
+  startApiProcess,
+  storedPlants,
+  type ApiProcess,
+} from '../../../test-support/api-process.js';
 import { createPostgresDatabase, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
 import { PlantStoreApiError, PlantStoreClient } from '../src/index.js';
 
@@ -20,13 +26,22 @@ const sqlite: Engine = {
   name: 'SQLite',
   async createDatabase() {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-client-e2e-'));
-    return { url: `sqlite:${join(dir, 'plantstore.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   },
 };
 const adminUrl = postgresAdminUrl();
 const engines: Engine[] =
-  adminUrl === undefined ? [sqlite] : [sqlite, { name: 'PostgreSQL', createDatabase: () => createPostgresDatabase(adminUrl, 'plantstore_client_e2e_') }];
-if (adminUrl === undefined) console.log('client e2e on PostgreSQL skipped: set PLANTSTORE_TEST_PG_URL (or CI=true) to run it');
+  adminUrl === undefined
+    ? [sqlite]
+    : [
+        sqlite,
+        { name: 'PostgreSQL', createDatabase: () => createPostgresDatabase(adminUrl, 'plantstore_client_e2e_') },
+      ];
+if (adminUrl === undefined)
+  console.log('client e2e on PostgreSQL skipped: set PLANTSTORE_TEST_PG_URL (or CI=true) to run it');
 
 /** Retries bounded by the call's deadline only, however long a restart takes on a busy machine. */
 const PATIENT = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 500 };
@@ -55,19 +70,29 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
     const client = new PlantStoreClient({ baseUrl: server.url, token });
     const plant = { id: 9223372036854775807n, name: 'Monstera deliciosa', tag: 'aroid' };
     expect(await client.createPlant(plant)).toEqual({ name: 'Monstera deliciosa', tag: 'aroid' });
-    expect(await client.createPlant({ ...plant, id: '9223372036854775807' })).toEqual({ name: 'Monstera deliciosa', tag: 'aroid' });
+    expect(await client.createPlant({ ...plant, id: '9223372036854775807' })).toEqual({
+      name: 'Monstera deliciosa',
+      tag: 'aroid',
+    });
     await client.createPlant({ id: '9007199254740993', name: 'just above 2^53' });
     await server.stop();
     const stored = await storedPlants(database.url);
-    expect(stored.filter((p) => p.id === '9223372036854775807')).toEqual([{ id: '9223372036854775807', name: 'Monstera deliciosa', tag: 'aroid' }]);
-    expect(stored.filter((p) => p.id === '9007199254740993')).toEqual([{ id: '9007199254740993', name: 'just above 2^53' }]);
+    expect(stored.filter((p) => p.id === '9223372036854775807')).toEqual([
+      { id: '9223372036854775807', name: 'Monstera deliciosa', tag: 'aroid' },
+    ]);
+    expect(stored.filter((p) => p.id === '9007199254740993')).toEqual([
+      { id: '9007199254740993', name: 'just above 2^53' },
+    ]);
   });
 
   it('surfaces Error bodies as typed errors: 409 for another plant under the id, 401 for a bad token, 400 with every field problem', async () => {
     server = await start();
     const client = new PlantStoreClient({ baseUrl: server.url, token });
     await client.createPlant({ id: 41n, name: 'Fern' });
-    await expect(client.createPlant({ id: 41n, name: 'Not a fern' })).rejects.toMatchObject({ status: 409, code: 40901 });
+    await expect(client.createPlant({ id: 41n, name: 'Not a fern' })).rejects.toMatchObject({
+      status: 409,
+      code: 40901,
+    });
 
     const stranger = new PlantStoreClient({ baseUrl: server.url, token: 'pst_not-a-real-token' });
     const refused = await stranger.createPlant({ id: 42n, name: 'Fern' }).catch((e: unknown) => e);
@@ -83,23 +108,27 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
   it.each([
     ['the request never reached it', 'before-request'],
     ['it had committed the plant but not answered', 'after-answer'],
-  ] as const)('a server SIGKILLed when %s and restarted on the same port: the call ends 200 and exactly one row holds the id', async (_, when) => {
-    const port = await freePort();
-    server = await start(port);
-    const proxy = new AnswerCuttingProxy(port, when, () => server!.stop('SIGKILL'));
-    const proxyPort = await proxy.listen();
-    try {
-      const client = new PlantStoreClient({ baseUrl: `http://127.0.0.1:${proxyPort}`, token, retry: PATIENT });
-      const id = when === 'after-answer' ? 9_100_000_000_000_000_001n : 9_100_000_000_000_000_002n;
-      const call = client.createPlant({ id, name: `survivor ${when}` }, { deadline: Date.now() + 90_000 });
-      await proxy.crashed;
+  ] as const)(
+    'a server SIGKILLed when %s and restarted on the same port: the call ends 200 and exactly one row holds the id',
+    async (_, when) => {
+      const port = await freePort();
       server = await start(port);
-      expect(await call).toEqual({ name: `survivor ${when}` });
-      await server.stop();
-      const rows = (await storedPlants(database.url)).filter((p) => p.id === id.toString());
-      expect(rows).toEqual([{ id: id.toString(), name: `survivor ${when}` }]);
-    } finally {
-      await proxy.close();
-    }
-  }, 120_000);
+      const proxy = new AnswerCuttingProxy(port, when, () => server!.stop('SIGKILL'));
+      const proxyPort = await proxy.listen();
+      try {
+        const client = new PlantStoreClient({ baseUrl: `http://127.0.0.1:${proxyPort}`, token, retry: PATIENT });
+        const id = when === 'after-answer' ? 9_100_000_000_000_000_001n : 9_100_000_000_000_000_002n;
+        const call = client.createPlant({ id, name: `survivor ${when}` }, { deadline: Date.now() + 90_000 });
+        await proxy.crashed;
+        server = await start(port);
+        expect(await call).toEqual({ name: `survivor ${when}` });
+        await server.stop();
+        const rows = (await storedPlants(database.url)).filter((p) => p.id === id.toString());
+        expect(rows).toEqual([{ id: id.toString(), name: `survivor ${when}` }]);
+      } finally {
+        await proxy.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -19,8 +19,11 @@ describe('generated client types', () => {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-client-types-'));
     try {
       await new Promise<void>((done, fail) =>
-        execFile(process.execPath, [script, '--out', join(dir, 'openapi.ts')], { timeout: 60_000 }, (error, _stdout, stderr) =>
-          error ? fail(new Error(`${error.message}\n${stderr}`)) : done(),
+        execFile(
+          process.execPath,
+          [script, '--out', join(dir, 'openapi.ts')],
+          { timeout: 60_000 },
+          (error, _stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done()),
         ),
       );
       fresh = readFileSync(join(dir, 'openapi.ts'), 'utf8');

@@ -44,8 +44,13 @@ function scripted(steps: Step[], overrides: Partial<PlantStoreClientOptions> = {
   return { client, sent, waits, clock };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    });
 const ok = (name = 'Fern') => json(200, { name });
 const apiError = (status: number, code: number, message = `failure ${code}`, headers: Record<string, string> = {}) =>
   json(status, { error: code, message }, headers);
@@ -59,7 +64,10 @@ describe('the request', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe('https://plants.example/api/plants');
     expect(sent[0]!.init.method).toBe('POST');
-    expect(sent[0]!.init.headers).toMatchObject({ authorization: 'Bearer pst_test', 'content-type': 'application/json' });
+    expect(sent[0]!.init.headers).toMatchObject({
+      authorization: 'Bearer pst_test',
+      'content-type': 'application/json',
+    });
     expect(sent[0]!.init.body).toBe('{"id":9223372036854775807,"name":"Fern","tag":"fern"}');
   });
 
@@ -73,10 +81,15 @@ describe('the request', () => {
     const { client, sent } = scripted([ok(), ok()]);
     await client.createPlant({ id: '-9223372036854775808', name: 'Fern' });
     await client.createPlant({ id: -9223372036854775808n, name: 'Fern' });
-    expect(sent.map((s) => s.init.body)).toEqual(['{"id":-9223372036854775808,"name":"Fern"}', '{"id":-9223372036854775808,"name":"Fern"}']);
+    expect(sent.map((s) => s.init.body)).toEqual([
+      '{"id":-9223372036854775808,"name":"Fern"}',
+      '{"id":-9223372036854775808,"name":"Fern"}',
+    ]);
   });
 
   it.each([
+    // The point of the case: this literal has already lost its last digit.
+    // eslint-disable-next-line no-loss-of-precision
     ['a JS number, which would have lost digits already', 9007199254740993, TypeError],
     ['a string that is not a decimal integer', '1e3', TypeError],
     ['a string with a leading zero', '012', TypeError],
@@ -102,13 +115,22 @@ describe('errors', () => {
     const { client } = scripted([apiError(409, 40901, 'plant 7 already exists with a different name or tag')]);
     const error = await client.createPlant({ id: 7n, name: 'Fern' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlantStoreApiError);
-    expect(error).toMatchObject({ status: 409, code: 40901, message: 'plant 7 already exists with a different name or tag', retryAfter: undefined });
+    expect(error).toMatchObject({
+      status: 409,
+      code: 40901,
+      message: 'plant 7 already exists with a different name or tag',
+      retryAfter: undefined,
+    });
   });
 
   it('carries Retry-After in seconds when the server gave one and retries ran out', async () => {
     const limited = apiError(429, 42901, 'rate limit exceeded', { 'retry-after': '3' });
     const { client, sent } = scripted([limited, limited, limited, limited]);
-    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toMatchObject({ status: 429, code: 42901, retryAfter: 3 });
+    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toMatchObject({
+      status: 429,
+      code: 42901,
+      retryAfter: 3,
+    });
     expect(sent).toHaveLength(4);
   });
 
@@ -121,7 +143,9 @@ describe('errors', () => {
 
   it('a 200 that is not a Plant is a PlantStoreUnexpectedResponseError, not a success', async () => {
     const { client } = scripted([json(200, { nom: 'Fern' })]);
-    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toBeInstanceOf(PlantStoreUnexpectedResponseError);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' })).rejects.toBeInstanceOf(
+      PlantStoreUnexpectedResponseError,
+    );
   });
 });
 
@@ -168,7 +192,8 @@ describe('retries', () => {
   });
 
   it('an attempt that gets no answer in attemptTimeoutMs is abandoned and retried', async () => {
-    const hang: Step = (init) => new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    const hang: Step = (init) =>
+      new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason as Error)));
     const { client, sent } = scripted([hang, ok()], { attemptTimeoutMs: 20 });
     expect(await client.createPlant({ id: 7n, name: 'Fern' })).toEqual({ name: 'Fern' });
     expect(sent).toHaveLength(2);
@@ -179,7 +204,9 @@ describe('AbortSignal and deadline', () => {
   it('an aborted signal ends the call with its reason before any request', async () => {
     const { client, sent } = scripted([ok()]);
     const reason = new Error('user left the page');
-    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: AbortSignal.abort(reason) })).rejects.toBe(
+      reason,
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -188,7 +215,7 @@ describe('AbortSignal and deadline', () => {
     const reason = new Error('cancelled');
     const abortMidRequest: Step = (init) =>
       new Promise((_, reject) => {
-        init.signal!.addEventListener('abort', () => reject(init.signal!.reason));
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason as Error));
         controller.abort(reason);
       });
     const { client, sent } = scripted([abortMidRequest, ok()]);
@@ -204,19 +231,28 @@ describe('AbortSignal and deadline', () => {
         signal?.throwIfAborted();
       },
     });
-    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: controller.signal })).rejects.toThrow('cancelled');
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { signal: controller.signal })).rejects.toThrow(
+      'cancelled',
+    );
     expect(sent).toHaveLength(1);
   });
 
   it('a deadline already past sends nothing', async () => {
     const { client, sent, clock } = scripted([ok()]);
-    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now })).rejects.toBeInstanceOf(PlantStoreDeadlineError);
+    await expect(client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now })).rejects.toBeInstanceOf(
+      PlantStoreDeadlineError,
+    );
     expect(sent).toHaveLength(0);
   });
 
   it('a wait that would end past the deadline is not started: the call ends with the last failure as cause', async () => {
-    const { client, sent, waits, clock } = scripted([apiError(503, 50301, 'database unavailable', { 'retry-after': '10' }), ok()]);
-    const error = await client.createPlant({ id: 7n, name: 'Fern' }, { deadline: new Date(clock.now + 5_000) }).catch((e: unknown) => e);
+    const { client, sent, waits, clock } = scripted([
+      apiError(503, 50301, 'database unavailable', { 'retry-after': '10' }),
+      ok(),
+    ]);
+    const error = await client
+      .createPlant({ id: 7n, name: 'Fern' }, { deadline: new Date(clock.now + 5_000) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlantStoreDeadlineError);
     expect((error as Error).cause).toMatchObject({ status: 503, code: 50301, retryAfter: 10 });
     expect(sent).toHaveLength(1);
@@ -225,7 +261,9 @@ describe('AbortSignal and deadline', () => {
 
   it('within the deadline, retries go on as usual', async () => {
     const { client, sent, clock } = scripted([connectionRefused, ok()]);
-    expect(await client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now + 5_000 })).toEqual({ name: 'Fern' });
+    expect(await client.createPlant({ id: 7n, name: 'Fern' }, { deadline: clock.now + 5_000 })).toEqual({
+      name: 'Fern',
+    });
     expect(sent).toHaveLength(2);
   });
 });

@@ -2,7 +2,11 @@ import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type AttemptFailure } fro
 
 const options = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 30_000 };
 const network: AttemptFailure = { kind: 'network' };
-const status = (code: number, retryAfterMs?: number): AttemptFailure => ({ kind: 'status', status: code, retryAfterMs });
+const status = (code: number, retryAfterMs?: number): AttemptFailure => ({
+  kind: 'status',
+  status: code,
+  retryAfterMs,
+});
 const justBelowOne = 1 - Number.EPSILON;
 
 describe('which failures are retried', () => {
@@ -14,9 +18,12 @@ describe('which failures are retried', () => {
     expect(retryDelayMs(failure, 1, options, () => 0.5)).toBeDefined();
   });
 
-  it.each([400, 401, 403, 404, 405, 408, 409, 413, 415, 431, 500, 502])('%i ends the call: repeating the request would not change it', (code) => {
-    expect(retryDelayMs(status(code), 1, options, () => 0.5)).toBeUndefined();
-  });
+  it.each([400, 401, 403, 404, 405, 408, 409, 413, 415, 431, 500, 502])(
+    '%i ends the call: repeating the request would not change it',
+    (code) => {
+      expect(retryDelayMs(status(code), 1, options, () => 0.5)).toBeUndefined();
+    },
+  );
 
   it('stops once maxAttempts attempts have failed', () => {
     expect(retryDelayMs(network, 4, options, () => 0.5)).toBeDefined();
@@ -26,7 +33,9 @@ describe('which failures are retried', () => {
 
 describe('backoff: exponential, capped, full jitter', () => {
   it('the ceiling doubles with each failed attempt up to maxDelayMs', () => {
-    const ceilings = [1, 2, 3, 4, 5].map((failed) => retryDelayMs(network, failed, { ...options, maxAttempts: 10 }, () => justBelowOne)!);
+    const ceilings = [1, 2, 3, 4, 5].map((failed) =>
+      retryDelayMs(network, failed, { ...options, maxAttempts: 10 }, () => justBelowOne)!,
+    );
     expect(ceilings.map(Math.round)).toEqual([100, 200, 400, 800, 1_000]);
   });
 

@@ -1,4 +1,12 @@
-import type { InsertOutcome, Plant, PlantBatchRepository, PlantId, PlantProvenance, PlantRepository, StoredApiToken } from '@plantstore/domain';
+import type {
+  InsertOutcome,
+  Plant,
+  PlantBatchRepository,
+  PlantId,
+  PlantProvenance,
+  PlantRepository,
+  StoredApiToken,
+} from '@plantstore/domain';
 import {
   ContractViolation,
   InMemoryPlantRepository,
@@ -72,30 +80,42 @@ describe('the port contract suites', () => {
     const failure = await failureOf(checks, "identifies a plant by its id's value");
     expect(failure).toBeInstanceOf(ContractViolation);
     expect((failure as Error).message).toMatch(/^insert of id written 1e2: expected .*"existing".*, got "inserted"$/);
-    expect(await failureOf(checks, 'a second insert with another name reports the stored plant')).toBeInstanceOf(ContractViolation);
+    expect(await failureOf(checks, 'a second insert with another name reports the stored plant')).toBeInstanceOf(
+      ContractViolation,
+    );
   });
 
   it('fail a batch store that pages by the text of the ids', async () => {
-    const failure = await failureOf(plantBatchRepositoryContract({ empty: async () => new SortedAsText() }), 'lists pages ascending by id value');
+    const failure = await failureOf(
+      plantBatchRepositoryContract({ empty: async () => new SortedAsText() }),
+      'lists pages ascending by id value',
+    );
     expect((failure as Error).message).toMatch(/^first page of 4: expected \["-9223372036854775808","-10","-1","0"\]/);
   });
 
   it('fail a batch store that keeps part of a batch it refused, when the subject names a refused provenance', async () => {
     const refusedProvenance = { createdByTokenId: 'no-such-token', createdAt: new Date() };
-    const checks = plantBatchRepositoryContract({ empty: async () => new HalfWritesRefusedBatches(), refusedProvenance });
+    const checks = plantBatchRepositoryContract({
+      empty: async () => new HalfWritesRefusedBatches(),
+      refusedProvenance,
+    });
     const failure = await failureOf(checks, 'stores none of the plants of a batch it refuses');
-    expect((failure as Error).message).toMatch(/^plants listed after the refused batch: expected \[\], got \[\{"id":"1"/);
-    // Without a refused provenance the check is not offered: an in-memory store has nothing to refuse.
-    expect(plantBatchRepositoryContract({ empty: async () => new HalfWritesRefusedBatches() }).map((c) => c.name)).not.toContain(
-      'stores none of the plants of a batch it refuses',
+    expect((failure as Error).message).toMatch(
+      /^plants listed after the refused batch: expected \[\], got \[\{"id":"1"/,
     );
+    // Without a refused provenance the check is not offered: an in-memory store has nothing to refuse.
+    expect(
+      plantBatchRepositoryContract({ empty: async () => new HalfWritesRefusedBatches() }).map((c) => c.name),
+    ).not.toContain('stores none of the plants of a batch it refuses');
   });
 
   it('fail a token store that overwrites the revocation time or lists hashes', async () => {
     const checks = tokenRepositoryContract({ empty: async () => new CarelessTokens() });
-    expect((await failureOf(checks, 'revokes a known token at the given time'))).toBeInstanceOf(ContractViolation);
-    expect((await failureOf(checks, 'keeps the first time when two revocations race'))).toBeInstanceOf(ContractViolation);
-    expect(((await failureOf(checks, 'lists tokens oldest first')) as Error).message).toMatch(/^the tokens listed: expected/);
+    expect(await failureOf(checks, 'revokes a known token at the given time')).toBeInstanceOf(ContractViolation);
+    expect(await failureOf(checks, 'keeps the first time when two revocations race')).toBeInstanceOf(ContractViolation);
+    expect(((await failureOf(checks, 'lists tokens oldest first')) as Error).message).toMatch(
+      /^the tokens listed: expected/,
+    );
   });
 
   it('pass the in-memory stores (every check, by name)', async () => {

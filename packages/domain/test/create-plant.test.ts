@@ -1,4 +1,11 @@
-import { CreatePlant, Plant, PlantConflictError, PlantValidationError, StorageUnavailableError, type NewPlantInput } from '@plantstore/domain';
+import {
+  CreatePlant,
+  Plant,
+  PlantConflictError,
+  PlantValidationError,
+  StorageUnavailableError,
+  type NewPlantInput,
+} from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
 
@@ -21,7 +28,9 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 describe('CreatePlant', () => {
   it('stores a new plant and reports it created', async () => {
     const { plants, createPlant } = setUp();
-    const result = await createPlant.execute({ plant: validPlant(PlantInputMother.withTag('Araceae', { id: '9007199254740993' })) });
+    const result = await createPlant.execute({
+      plant: validPlant(PlantInputMother.withTag('Araceae', { id: '9007199254740993' })),
+    });
     expect(result.outcome).toBe('created');
     expect(result.plant.name.value).toBe('Monstera deliciosa');
     expect(result.plant.tag?.value).toBe('Araceae');
@@ -54,7 +63,11 @@ describe('CreatePlant', () => {
     it.each<[string, NewPlantInput, NewPlantInput]>([
       ['with a tag', PlantInputMother.withTag('Araceae'), PlantInputMother.withTag('Araceae')],
       ['without a tag', PlantInputMother.valid(), PlantInputMother.valid()],
-      ['with the tag undefined against none stored', PlantInputMother.valid(), { ...PlantInputMother.valid(), tag: undefined }],
+      [
+        'with the tag undefined against none stored',
+        PlantInputMother.valid(),
+        { ...PlantInputMother.valid(), tag: undefined },
+      ],
       ['with the id written 1e0', PlantInputMother.valid(), PlantInputMother.valid({ id: '1e0' })],
     ])('%s returns the stored plant and writes nothing', async (_label, original, retry) => {
       const { plants, clock, createPlant } = setUp();
@@ -65,7 +78,10 @@ describe('CreatePlant', () => {
       expect(second.plant).toBe(first.plant);
       expect(plants.size).toBe(1);
       // The first write's provenance stands: the retry did not overwrite it.
-      expect(plants.stored('1')?.provenance).toEqual({ createdByTokenId: 'tok-1', createdAt: new Date('2025-06-01T12:00:00.000Z') });
+      expect(plants.stored('1')?.provenance).toEqual({
+        createdByTokenId: 'tok-1',
+        createdAt: new Date('2025-06-01T12:00:00.000Z'),
+      });
     });
   });
 
@@ -75,7 +91,11 @@ describe('CreatePlant', () => {
       ['another tag', PlantInputMother.withTag('Araceae'), PlantInputMother.withTag('Moraceae')],
       ['a tag where none was stored', PlantInputMother.valid(), PlantInputMother.withTag('Araceae')],
       ['no tag where one was stored', PlantInputMother.withTag('Araceae'), PlantInputMother.valid()],
-      ['a name differing only by a trailing space', PlantInputMother.valid(), PlantInputMother.valid({ name: 'Monstera deliciosa ' })],
+      [
+        'a name differing only by a trailing space',
+        PlantInputMother.valid(),
+        PlantInputMother.valid({ name: 'Monstera deliciosa ' }),
+      ],
     ])('with %s is a conflict and leaves the stored plant unchanged', async (_label, stored, attempt) => {
       const { plants, createPlant } = setUp();
       const first = await createPlant.execute({ plant: validPlant(stored) });
@@ -92,7 +112,9 @@ describe('CreatePlant', () => {
   it('keeps ids apart exactly: 9007199254740992 and 9007199254740993 are two plants', async () => {
     const { plants, createPlant } = setUp();
     await createPlant.execute({ plant: validPlant(PlantInputMother.valid({ id: '9007199254740992', name: 'even' })) });
-    const odd = await createPlant.execute({ plant: validPlant(PlantInputMother.valid({ id: '9007199254740993', name: 'odd' })) });
+    const odd = await createPlant.execute({
+      plant: validPlant(PlantInputMother.valid({ id: '9007199254740993', name: 'odd' })),
+    });
     expect(odd.outcome).toBe('created');
     expect(plants.size).toBe(2);
   });
@@ -107,7 +129,9 @@ describe('CreatePlant', () => {
     expect(error.violations.map((v) => v.field)).toEqual(['id', 'name', 'tag']);
     // A plain object is not a Plant, whatever it holds (a JavaScript caller has no type checker).
     const unparsed = PlantInputMother.invalidEverywhere() as unknown as Plant;
-    await expect(createPlant.execute({ plant: unparsed })).rejects.toThrow(new TypeError('CreatePlant takes a Plant: parse the input with Plant.parse first'));
+    await expect(createPlant.execute({ plant: unparsed })).rejects.toThrow(
+      new TypeError('CreatePlant takes a Plant: parse the input with Plant.parse first'),
+    );
     expect(plants.calls).toEqual([]);
   });
 

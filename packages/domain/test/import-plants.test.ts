@@ -1,4 +1,10 @@
-import { ImportPlants, NewPlantShape, type ImportLine, type ImportRejection, type ImportTotals } from '@plantstore/domain';
+import {
+  ImportPlants,
+  NewPlantShape,
+  type ImportLine,
+  type ImportRejection,
+  type ImportTotals,
+} from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
 
@@ -38,7 +44,10 @@ function setUp(batchSize = 3) {
 describe('ImportPlants', () => {
   it('imports valid lines, counts replays, and reports conflicts and invalid lines by line number', async () => {
     const { plants, importPlants } = setUp();
-    await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '10', name: 'Fern' })), { createdByTokenId: 't', createdAt: new Date() });
+    await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '10', name: 'Fern' })), {
+      createdByTokenId: 't',
+      createdAt: new Date(),
+    });
     const seen = recorder();
 
     const result = await importPlants.execute(
@@ -56,7 +65,9 @@ describe('ImportPlants', () => {
     expect(result).toEqual({ imported: 2, replayed: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
     // Invalid lines are reported as read, conflicts once their batch is written (here full at line 5).
     expect(seen.rejections.map((r) => [r.entry.line, r.reason, r.message])).toEqual([
-      [3, 'invalid', 
+      [
+        3,
+        'invalid',
         'The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; ' +
           'name must be 1 to 200 characters long (got 0); tag must not contain control characters (U+0000-U+001F, U+007F-U+009F).',
       ],
@@ -71,14 +82,22 @@ describe('ImportPlants', () => {
   it('reports shape violations handed over by the adapter with the API messages, in field order', async () => {
     const { importPlants } = setUp();
     const seen = recorder();
-    await importPlants.execute(from([{ line: 1, source: '', plant: { id: NewPlantShape.idNotNumber, name: NewPlantShape.nameRequired, tag: 'x' } }]), seen.listener);
+    await importPlants.execute(
+      from([
+        { line: 1, source: '', plant: { id: NewPlantShape.idNotNumber, name: NewPlantShape.nameRequired, tag: 'x' } },
+      ]),
+      seen.listener,
+    );
     expect(seen.rejections[0]?.message).toBe('The plant is invalid: id must be a JSON number; name is required.');
   });
 
   it('holds invalid lines back from no batch: a batch is full of valid plants', async () => {
     const { plants, importPlants } = setUp(2);
     const invalid = (line: number): Line => ({ line, source: '', unreadable: 'bad' });
-    await importPlants.execute(from([plantLine(1, '1'), invalid(2), invalid(3), plantLine(4, '4'), plantLine(5, '5')]), recorder().listener);
+    await importPlants.execute(
+      from([plantLine(1, '1'), invalid(2), invalid(3), plantLine(4, '4'), plantLine(5, '5')]),
+      recorder().listener,
+    );
     expect(plants.batches).toEqual([2, 1]);
   });
 
@@ -97,7 +116,10 @@ describe('ImportPlants', () => {
   it('treats a repeated id inside one batch like a retried create: same content replayed, other content a conflict', async () => {
     const { plants, importPlants } = setUp(10);
     const seen = recorder();
-    const result = await importPlants.execute(from([plantLine(1, '7', 'Sage'), plantLine(2, '7', 'Sage'), plantLine(3, '7', 'Thyme')]), seen.listener);
+    const result = await importPlants.execute(
+      from([plantLine(1, '7', 'Sage'), plantLine(2, '7', 'Sage'), plantLine(3, '7', 'Thyme')]),
+      seen.listener,
+    );
     expect(result).toMatchObject({ imported: 1, replayed: 1, conflicts: 1, invalid: 0 });
     expect(plants.batches).toEqual([1]);
     expect(seen.rejections.map((r) => r.entry.line)).toEqual([3]);

@@ -8,13 +8,16 @@ import {
 
 // The fakes every domain test relies on are held to the same contract as the real adapters.
 describe('InMemoryPlantRepository holds to the PlantRepository contract', () => {
-  for (const check of plantRepositoryContract({ empty: async () => new InMemoryPlantRepository() })) it(check.name, check.run);
+  for (const check of plantRepositoryContract({ empty: async () => new InMemoryPlantRepository() }))
+    it(check.name, check.run);
 });
 
 describe('InMemoryPlantRepository holds to the PlantBatchRepository contract', () => {
-  for (const check of plantBatchRepositoryContract({ empty: async () => new InMemoryPlantRepository() })) it(check.name, check.run);
+  for (const check of plantBatchRepositoryContract({ empty: async () => new InMemoryPlantRepository() }))
+    it(check.name, check.run);
 });
 
 describe('InMemoryTokenRepository holds to the TokenRepository contract', () => {
-  for (const check of tokenRepositoryContract({ empty: async () => new InMemoryTokenRepository() })) it(check.name, check.run);
+  for (const check of tokenRepositoryContract({ empty: async () => new InMemoryTokenRepository() }))
+    it(check.name, check.run);
 });

@@ -1,4 +1,12 @@
-import { AuthenticateToken, checkTokenRequest, InvalidTokenRequestError, IssueToken, TokenSecretsMisconfiguredError, hasTokenShape, type TokenSecrets } from '@plantstore/domain';
+import {
+  AuthenticateToken,
+  checkTokenRequest,
+  InvalidTokenRequestError,
+  IssueToken,
+  TokenSecretsMisconfiguredError,
+  hasTokenShape,
+  type TokenSecrets,
+} from '@plantstore/domain';
 import { DeterministicTokenSecrets, FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
 import { tokenFixture } from './support/token-fixture.js';
 
@@ -30,7 +38,9 @@ describe('IssueToken', () => {
   it('refuses a lifetime that is not a positive whole number of milliseconds, and stores nothing', async () => {
     const { issue, tokens } = tokenFixture();
     for (const expiresInMs of [-1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      await expect(issue.execute({ name: 'x', expiresInMs })).rejects.toThrow(/lifetime must be a positive whole number/);
+      await expect(issue.execute({ name: 'x', expiresInMs })).rejects.toThrow(
+        /lifetime must be a positive whole number/,
+      );
     }
     await expect(issue.execute({ name: 'x', expiresInMs: 0 })).rejects.toBeInstanceOf(InvalidTokenRequestError);
     expect(tokens.rawRows()).toEqual([]);
@@ -51,7 +61,9 @@ describe('IssueToken', () => {
   it('refuses a lifetime that would end after the year 9999', async () => {
     const { issue, clock } = tokenFixture();
     const untilEndOf9999 = Date.UTC(9999, 11, 31, 23, 59, 59) - clock.now().getTime();
-    expect((await issue.execute({ name: 'x', expiresInMs: untilEndOf9999 })).token.expiresAt).toEqual(new Date(Date.UTC(9999, 11, 31, 23, 59, 59)));
+    expect((await issue.execute({ name: 'x', expiresInMs: untilEndOf9999 })).token.expiresAt).toEqual(
+      new Date(Date.UTC(9999, 11, 31, 23, 59, 59)),
+    );
     await expect(issue.execute({ name: 'x', expiresInMs: untilEndOf9999 + 1 })).rejects.toThrow(/after the year 9999/);
   });
 
@@ -110,7 +122,11 @@ describe('IssueToken', () => {
       ['16 bytes instead of 32', () => `pst_${'A'.repeat(22)}`],
     ])('is refused (%s) before anything is stored, without quoting the token', async (_label, generateToken) => {
       const tokens = new InMemoryTokenRepository();
-      const broken: TokenSecrets = { generateToken, generateId: () => good.generateId(), hash: (token) => good.hash(token) };
+      const broken: TokenSecrets = {
+        generateToken,
+        generateId: () => good.generateId(),
+        hash: (token) => good.hash(token),
+      };
       const issue = new IssueToken(tokens, broken, new FixedClock());
       const failure = await issue.execute({ name: 'ci' }).then(
         () => undefined,
@@ -142,8 +158,12 @@ describe('checkTokenRequest', () => {
     const untilEndOf9999 = Date.UTC(9999, 11, 31, 23, 59, 59) - now.getTime();
     expect(() => checkTokenRequest({ name: ' ' }, now)).toThrow(InvalidTokenRequestError);
     expect(() => checkTokenRequest({ name: 'x', scopes: ['admin'] }, now)).toThrow(/unknown scope admin/);
-    expect(() => checkTokenRequest({ name: 'x', expiresInMs: 0 }, now)).toThrow(/lifetime must be a positive whole number/);
-    expect(checkTokenRequest({ name: 'x', expiresInMs: untilEndOf9999 }, now).expiresAt).toEqual(new Date(Date.UTC(9999, 11, 31, 23, 59, 59)));
+    expect(() => checkTokenRequest({ name: 'x', expiresInMs: 0 }, now)).toThrow(
+      /lifetime must be a positive whole number/,
+    );
+    expect(checkTokenRequest({ name: 'x', expiresInMs: untilEndOf9999 }, now).expiresAt).toEqual(
+      new Date(Date.UTC(9999, 11, 31, 23, 59, 59)),
+    );
     expect(() => checkTokenRequest({ name: 'x', expiresInMs: untilEndOf9999 + 1 }, now)).toThrow(/after the year 9999/);
   });
 });

@@ -6,7 +6,10 @@ describe('RevokeToken', () => {
     const { revoke } = tokenFixture();
     const attempt = revoke.execute('no-such-token');
     await expect(attempt).rejects.toBeInstanceOf(TokenNotFoundError);
-    await expect(revoke.execute('no-such-token')).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND', tokenId: 'no-such-token' });
+    await expect(revoke.execute('no-such-token')).rejects.toMatchObject({
+      code: 'TOKEN_NOT_FOUND',
+      tokenId: 'no-such-token',
+    });
   });
 
   it('stamps the revocation with the clock', async () => {

@@ -12,7 +12,10 @@ describe('checkNewPlantShape', () => {
     [{ id: new Number(1), name: null }, [NewPlantShape.nameRequired]],
     [{ id: new Number(1), name: 5 }, [NewPlantShape.nameNotString]],
     [{ id: new Number(1), name: 'a', tag: null }, [NewPlantShape.tagNotString]],
-    [{ id: true, name: [], tag: {} }, [NewPlantShape.idNotNumber, NewPlantShape.nameNotString, NewPlantShape.tagNotString]],
+    [
+      { id: true, name: [], tag: {} },
+      [NewPlantShape.idNotNumber, NewPlantShape.nameNotString, NewPlantShape.tagNotString],
+    ],
   ])('%j breaks the shape rules %j', (record, expected) => {
     const parsed = Plant.parse(checkNewPlantShape(record, numberLiteral));
     expect(parsed.ok ? [] : parsed.violations).toEqual(expected);
@@ -20,7 +23,10 @@ describe('checkNewPlantShape', () => {
 
   it('reports a shape violation beside the content violations of the other fields', () => {
     const parsed = Plant.parse(checkNewPlantShape({ id: 'x', name: '', tag: 'ok' }, numberLiteral));
-    expect(parsed.ok ? [] : parsed.violations.map((v) => v.message)).toEqual(['id must be a JSON number', expect.stringMatching(/^name /)]);
+    expect(parsed.ok ? [] : parsed.violations.map((v) => v.message)).toEqual([
+      'id must be a JSON number',
+      expect.stringMatching(/^name /),
+    ]);
   });
 
   it('reads only own properties, so inherited or prototype keys are not fields', () => {
@@ -30,7 +36,13 @@ describe('checkNewPlantShape', () => {
   });
 
   it('passes well-typed fields through for the content rules', () => {
-    const parsed = Plant.parse(checkNewPlantShape({ id: new Number(42), name: 'Fern', tag: 'Polypodiales', extra: 1 }, numberLiteral));
-    expect(parsed.ok && [parsed.plant.id.toString(), parsed.plant.name.value, parsed.plant.tag?.value]).toEqual(['42', 'Fern', 'Polypodiales']);
+    const parsed = Plant.parse(
+      checkNewPlantShape({ id: new Number(42), name: 'Fern', tag: 'Polypodiales', extra: 1 }, numberLiteral),
+    );
+    expect(parsed.ok && [parsed.plant.id.toString(), parsed.plant.name.value, parsed.plant.tag?.value]).toEqual([
+      '42',
+      'Fern',
+      'Polypodiales',
+    ]);
   });
 });

@@ -15,7 +15,10 @@ const SLOW = 180_000;
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -48,21 +51,46 @@ describe('@plantstore/domain as a packed tarball', () => {
   });
 
   it('holds the documents, the build and its sources, and no build state', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/testing/index.js', 'src/index.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/testing/index.js',
+        'src/index.ts',
+      ]),
+    );
     expect(files.filter((file) => file.includes('tsbuildinfo'))).toEqual([]);
-    expect(files.filter((file) => !/^(dist|src)\//.test(file))).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    expect(files.filter((file) => !/^(dist|src)\//.test(file))).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ]);
     expect(readFileSync(join(unpacked, 'LICENSE'), 'utf8')).toBe(readFileSync(join(repositoryRoot, 'LICENSE'), 'utf8'));
   });
 
   it('ships exactly the compiled form of each source file: nothing stale, nothing missing', () => {
-    const compiled = files.filter((file) => file.startsWith('dist/') && file.endsWith('.js')).map((file) => file.slice('dist/'.length, -'.js'.length));
-    const sources = files.filter((file) => file.startsWith('src/')).map((file) => file.slice('src/'.length, -'.ts'.length));
+    const compiled = files
+      .filter((file) => file.startsWith('dist/') && file.endsWith('.js'))
+      .map((file) => file.slice('dist/'.length, -'.js'.length));
+    const sources = files
+      .filter((file) => file.startsWith('src/'))
+      .map((file) => file.slice('src/'.length, -'.ts'.length));
     // tsc never deletes the output of a removed source file; a publish must not carry it.
     const stale = compiled.filter((module) => !sources.includes(module));
-    if (stale.length > 0) throw new Error(`dist/ holds output of removed sources (${stale.join(', ')}): rm -rf packages/domain/dist && pnpm build`);
+    if (stale.length > 0)
+      throw new Error(
+        `dist/ holds output of removed sources (${stale.join(', ')}): rm -rf packages/domain/dist && pnpm build`,
+      );
     expect(compiled).toEqual(sources);
     for (const module of compiled) {
-      expect(files).toEqual(expect.arrayContaining([`dist/${module}.js.map`, `dist/${module}.d.ts`, `dist/${module}.d.ts.map`]));
+      expect(files).toEqual(
+        expect.arrayContaining([`dist/${module}.js.map`, `dist/${module}.d.ts`, `dist/${module}.d.ts.map`]),
+      );
     }
   });
 
@@ -70,7 +98,10 @@ describe('@plantstore/domain as a packed tarball', () => {
     const maps = files.filter((file) => file.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(40);
     for (const map of maps) {
-      const { sources, sourceRoot = '' } = JSON.parse(readFileSync(join(unpacked, map), 'utf8')) as { sources: string[]; sourceRoot?: string };
+      const { sources, sourceRoot = '' } = JSON.parse(readFileSync(join(unpacked, map), 'utf8')) as {
+        sources: string[];
+        sourceRoot?: string;
+      };
       expect(sources.length).toBeGreaterThan(0);
       for (const source of sources) {
         const target = resolve(unpacked, dirname(map), sourceRoot, source);
@@ -82,7 +113,13 @@ describe('@plantstore/domain as a packed tarball', () => {
   it('declares itself as a package another team can install: public, ESM, engines, no side effects, closed exports', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).not.toHaveProperty('private');
-    expect(manifest).toMatchObject({ name: '@plantstore/domain', license: 'MIT', type: 'module', sideEffects: false, engines: { node: '>=20.19 <21 || >=24 <25' } });
+    expect(manifest).toMatchObject({
+      name: '@plantstore/domain',
+      license: 'MIT',
+      type: 'module',
+      sideEffects: false,
+      engines: { node: '>=20.19 <21 || >=24 <25' },
+    });
     expect(Object.keys(manifest['exports'] as object)).toEqual(['.', './testing', './package.json']);
     expect(manifest['dependencies'] ?? {}).toEqual({});
   });
@@ -92,13 +129,16 @@ describe('@plantstore/domain as a packed tarball', () => {
 
     beforeAll(() => {
       app = join(scratch, 'domain-reuse');
-      cpSync(join(repositoryRoot, 'examples/domain-reuse'), app, { recursive: true, filter: (path) => !/(^|\/)(node_modules|dist)$/.test(path) });
+      cpSync(join(repositoryRoot, 'examples/domain-reuse'), app, {
+        recursive: true,
+        filter: (path) => !/(^|\/)(node_modules|dist)$/.test(path),
+      });
       // Offline: the domain has no dependencies, so the tarball is all npm needs.
       run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], app);
     }, SLOW);
 
     it(
-      'type-checks strictly (nodenext, the package\'s own .d.ts included) and creates plants, issues and authenticates a token',
+      "type-checks strictly (nodenext, the package's own .d.ts included) and creates plants, issues and authenticates a token",
       () => {
         run(tsc, ['-p', app], app);
         expect(run(process.execPath, ['dist/main.js'], app).trimEnd().split('\n')).toEqual([
@@ -124,7 +164,9 @@ describe('@plantstore/domain as a packed tarball', () => {
         "try { require('@plantstore/domain/dist/common/text-rules.js'); } catch (error) { deep = error.code; }",
         'console.log(typeof domain.CreatePlant, typeof testing.tokenRepositoryContract, version, deep);',
       ].join('\n');
-      expect(run(process.execPath, ['--input-type=commonjs', '-e', script], app).trim()).toBe('function function 1.0.0 ERR_PACKAGE_PATH_NOT_EXPORTED');
+      expect(run(process.execPath, ['--input-type=commonjs', '-e', script], app).trim()).toBe(
+        'function function 1.0.0 ERR_PACKAGE_PATH_NOT_EXPORTED',
+      );
     });
   });
 });

@@ -1,5 +1,12 @@
 import { PlantName, PlantTag, type FieldViolation } from '@plantstore/domain';
-import { CACTUS, CONTROL_CHARACTERS, CONTROL_NEIGHBOURS, G_CLEF, TextMother, codePointLabel } from './mothers/text-mother.js';
+import {
+  CACTUS,
+  CONTROL_CHARACTERS,
+  CONTROL_NEIGHBOURS,
+  G_CLEF,
+  TextMother,
+  codePointLabel,
+} from './mothers/text-mother.js';
 
 /** name and tag share one rule with different limits: the same cases run against both. */
 const fields = [
@@ -83,16 +90,22 @@ describe.each(fields)('$field (1 to $max code points)', ({ field, max, create })
   });
 
   describe('control characters', () => {
-    it.each(CONTROL_CHARACTERS.map((c) => [codePointLabel(c), c]))('rejects %s between letters', (_label, character) => {
-      const found = violations(TextMother.around(character));
-      expect(found).toHaveLength(1);
-      expect(found[0]?.field).toBe(field);
-      expect(found[0]?.message).toMatch(/control characters/);
-    });
+    it.each(CONTROL_CHARACTERS.map((c) => [codePointLabel(c), c]))(
+      'rejects %s between letters',
+      (_label, character) => {
+        const found = violations(TextMother.around(character));
+        expect(found).toHaveLength(1);
+        expect(found[0]?.field).toBe(field);
+        expect(found[0]?.message).toMatch(/control characters/);
+      },
+    );
 
-    it.each(CONTROL_NEIGHBOURS.map((c) => [codePointLabel(c), c]))('accepts %s between letters', (_label, character) => {
-      expect(acceptedValue(TextMother.around(character))).toBe(TextMother.around(character));
-    });
+    it.each(CONTROL_NEIGHBOURS.map((c) => [codePointLabel(c), c]))(
+      'accepts %s between letters',
+      (_label, character) => {
+        expect(acceptedValue(TextMother.around(character))).toBe(TextMother.around(character));
+      },
+    );
 
     it('accepts U+00A0 NO-BREAK SPACE in text with letters', () => {
       expect(acceptedValue(TextMother.noBreakSpaceBetweenLetters)).toBe(TextMother.noBreakSpaceBetweenLetters);

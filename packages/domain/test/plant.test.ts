@@ -4,7 +4,9 @@ import { TextMother } from './mothers/text-mother.js';
 
 describe('Plant.parse', () => {
   it('builds a plant from valid input, keeping each field exactly', () => {
-    const parsed = Plant.parse(PlantInputMother.withTag(' Araceae ', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }));
+    const parsed = Plant.parse(
+      PlantInputMother.withTag(' Araceae ', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }),
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.plant.id.value).toBe(9007199254740993n);
@@ -73,12 +75,20 @@ describe('Plant.toJSON: the plain, serialisable form', () => {
   it('gives the id as exact decimal text, and the name and tag as stored', () => {
     const plant = validPlant(PlantInputMother.withTag('Araceae', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }));
     expect(plant.toJSON()).toEqual({ id: '9007199254740993', name: 'Monstera\u00A0🌵', tag: 'Araceae' });
-    expect(JSON.parse(JSON.stringify(plant))).toEqual({ id: '9007199254740993', name: 'Monstera\u00A0🌵', tag: 'Araceae' });
+    expect(JSON.parse(JSON.stringify(plant))).toEqual({
+      id: '9007199254740993',
+      name: 'Monstera\u00A0🌵',
+      tag: 'Araceae',
+    });
   });
 
   it('leaves the tag out when there is none, and keeps the int64 ends exact', () => {
-    expect(JSON.stringify(validPlant(PlantInputMother.valid({ id: PlantId.MIN })))).toBe('{"id":"-9223372036854775808","name":"Monstera deliciosa"}');
-    expect(JSON.stringify({ id: validPlant(PlantInputMother.valid({ id: PlantId.MAX })).id })).toBe('{"id":"9223372036854775807"}');
+    expect(JSON.stringify(validPlant(PlantInputMother.valid({ id: PlantId.MIN })))).toBe(
+      '{"id":"-9223372036854775808","name":"Monstera deliciosa"}',
+    );
+    expect(JSON.stringify({ id: validPlant(PlantInputMother.valid({ id: PlantId.MAX })).id })).toBe(
+      '{"id":"9223372036854775807"}',
+    );
   });
 
   it('reads back through Plant.parse as the same plant', () => {

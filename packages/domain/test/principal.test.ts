@@ -22,8 +22,10 @@ describe('Principal.can', () => {
 
 describe('Principal: only the domain makes one', () => {
   it('cannot be constructed outside the package, even by plain JavaScript', () => {
-    // @ts-expect-error the constructor is private: a Principal comes from AuthenticateToken
-    expect(() => new Principal('tok-1', ['plants:write'])).toThrow(new TypeError('a Principal comes from AuthenticateToken'));
+    expect(() => {
+      // @ts-expect-error the constructor is private: a Principal comes from AuthenticateToken
+      new Principal('tok-1', ['plants:write']);
+    }).toThrow(new TypeError('a Principal comes from AuthenticateToken'));
     const anyConstructor = Principal as unknown as new (...args: unknown[]) => Principal;
     expect(() => new anyConstructor(Symbol('Principal'), 'tok-1', ['plants:write'])).toThrow(TypeError);
   });

@@ -19,6 +19,7 @@ describe('the public API', () => {
       'NewPlantShape',
       'Plant',
       'PlantConflictError',
+      'PlantCreated',
       'PlantId',
       'PlantName',
       'PlantTag',
@@ -42,7 +43,15 @@ describe('the public API', () => {
   });
 
   it('keeps the helpers the rules are built from, and the way to mint a Principal, out of it', () => {
-    for (const name of ['countCodePoints', 'textViolations', 'PLANT_ID_RANGE_MESSAGE', 'DEFAULT_EXPORT_PAGE_SIZE', 'describeViolations', 'mintPrincipal', 'CachingTokenRepository']) {
+    for (const name of [
+      'countCodePoints',
+      'textViolations',
+      'PLANT_ID_RANGE_MESSAGE',
+      'DEFAULT_EXPORT_PAGE_SIZE',
+      'describeViolations',
+      'mintPrincipal',
+      'CachingTokenRepository',
+    ]) {
       expect(domain).not.toHaveProperty(name);
     }
   });

@@ -11,7 +11,9 @@ function productionSources(): string[] {
     readdirSync(join(repositoryRoot, group)).flatMap((name) => {
       const src = join(repositoryRoot, group, name, 'src');
       try {
-        return readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(src, file));
+        return readdirSync(src, { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => join(src, file));
       } catch {
         return [];
       }
@@ -21,10 +23,14 @@ function productionSources(): string[] {
 
 describe('@plantstore/domain/testing', () => {
   it('is imported by no production source: test doubles and contract suites serve tests only', () => {
-    const sources = productionSources().filter((file) => !file.startsWith(join(repositoryRoot, 'packages/domain/src/testing/')));
+    const sources = productionSources().filter(
+      (file) => !file.startsWith(join(repositoryRoot, 'packages/domain/src/testing/')),
+    );
     expect(sources.length).toBeGreaterThan(50);
     const offenders = sources
-      .filter((file) => /from '(@plantstore\/domain\/testing|(\.\.?\/)+(\w+\/)*testing\/[^']*)'/.test(readFileSync(file, 'utf8')))
+      .filter((file) =>
+        /from '(@plantstore\/domain\/testing|(\.\.?\/)+(\w+\/)*testing\/[^']*)'/.test(readFileSync(file, 'utf8')),
+      )
       .map((file) => relative(repositoryRoot, file));
     expect(offenders).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import { createHash, webcrypto } from 'node:crypto';
-import { AuthenticateToken, hasTokenShape, IssueToken, webCryptoTokenSecrets, type WebCrypto } from '@plantstore/domain';
+import { AuthenticateToken, hasTokenShape, IssueToken, webCryptoTokenSecrets } from '@plantstore/domain';
 import { FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
 
 // Node's Web Crypto stands in for a browser's or an edge runtime's.
-const secrets = webCryptoTokenSecrets(webcrypto as unknown as WebCrypto);
+const secrets = webCryptoTokenSecrets(webcrypto);
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('webCryptoTokenSecrets', () => {

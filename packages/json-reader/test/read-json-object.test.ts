@@ -33,8 +33,16 @@ describe('readJsonObject', () => {
 
   it.each([
     ['', 'empty', 'The request body is empty; send a JSON object.'],
-    ['{"id": 1,', 'not-json', 'The request body is not valid JSON: Quoted object key expected but reached end of input at position 9.'],
-    ['{"a": 1, "a": 2}', 'not-json', "The request body is not valid JSON: Duplicate key 'a' encountered at position 10."],
+    [
+      '{"id": 1,',
+      'not-json',
+      'The request body is not valid JSON: Quoted object key expected but reached end of input at position 9.',
+    ],
+    [
+      '{"a": 1, "a": 2}',
+      'not-json',
+      "The request body is not valid JSON: Duplicate key 'a' encountered at position 10.",
+    ],
     ['[1]', 'not-an-object', 'The request body must be a JSON object, not an array.'],
     ['"plant"', 'not-an-object', 'The request body must be a JSON object, not a string.'],
     ['42', 'not-an-object', 'The request body must be a JSON object, not a number.'],
@@ -50,7 +58,12 @@ describe('readJsonObject', () => {
 
   it('refuses bytes that are not UTF-8, and gives no text for them', () => {
     const reading = readJsonObject(Buffer.concat([bytes('{"name": "'), Buffer.from([0xff]), bytes('"}')]), 'The line');
-    expect(reading).toEqual({ ok: false, problem: 'not-utf8', message: 'The line is not valid UTF-8.', text: undefined });
+    expect(reading).toEqual({
+      ok: false,
+      problem: 'not-utf8',
+      message: 'The line is not valid UTF-8.',
+      text: undefined,
+    });
   });
 
   it('refuses nesting deeper than the parser can follow, without crashing', () => {
@@ -58,7 +71,10 @@ describe('readJsonObject', () => {
     const reading = readJsonObject(bytes(deep), 'The line');
     expect(reading.ok).toBe(false);
     if (reading.ok) return;
-    expect([reading.problem, reading.message]).toEqual(['not-json', 'The line is not valid JSON: it is nested too deeply.']);
+    expect([reading.problem, reading.message]).toEqual([
+      'not-json',
+      'The line is not valid JSON: it is nested too deeply.',
+    ]);
   });
 });
 
@@ -66,6 +82,31 @@ describe('numberLiteral', () => {
   it('gives the text of a number read by readJsonObject and nothing for other values', () => {
     const reading = readJsonObject(bytes('{"n": 12.50, "s": "12.50", "b": true, "z": null}'), 'The line');
     if (!reading.ok) throw new Error(reading.message);
-    expect(['n', 's', 'b', 'z', 'missing'].map((key) => numberLiteral(reading.object[key]))).toEqual(['12.50', undefined, undefined, undefined, undefined]);
+    expect(['n', 's', 'b', 'z', 'missing'].map((key) => numberLiteral(reading.object[key]))).toEqual([
+      '12.50',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('reads strings exactly: long runs, escapes between them, and every kind of character around them', () => {
+    const long = 'x'.repeat(200_000);
+    const text = `{"a": "${long}", "b": "é\\n\\"q\\"\\u00e9${long}\\t", "c": "", "d": "🌿"}`;
+    const reading = readJsonObject(bytes(text), 'The line');
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.object).toEqual({ a: long, b: `é\n"q"é${long}\t`, c: '', d: '🌿' });
+    expect(JSON.parse(text)).toEqual(reading.object);
+  });
+
+  it.each([
+    ['a raw line feed', '{"a": "x\ny"}'],
+    ['a raw tab', '{"a": "x\ty"}'],
+    ['a raw NUL after a long run', `{"a": "${'x'.repeat(5_000)}\u0000"}`],
+    ['an unterminated string', `{"a": "${'x'.repeat(5_000)}`],
+  ])('refuses %s inside a string', (_case, text) => {
+    const reading = readJsonObject(bytes(text), 'The line');
+    expect(reading).toMatchObject({ ok: false, problem: 'not-json' });
   });
 });

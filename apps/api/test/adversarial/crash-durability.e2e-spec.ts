@@ -3,7 +3,8 @@ import { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres } from '../support/engines.js';
 import { createTokenWithCli } from '../support/processes.js';
 import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
-import { mapConcurrently, postPlantVia } from './support/load.js';
+import { postPlantVia } from '../support/http-post.js';
+import { mapConcurrently } from './support/load.js';
 
 /**
  * "Nothing acknowledged with a 200 is ever lost" (issue 6, README "Storage and durability"):
@@ -38,7 +39,9 @@ function defineCrashRounds(label: string, makeTarget: () => Promise<CrashTarget>
   afterAll(async () => {
     await server?.stop('SIGKILL');
     await target?.remove();
-    console.log(`crash durability (${label}): acknowledged ids verified per round: ${verifiedPerRound.join(', ')} (rounds ${verifiedPerRound.length})`);
+    console.log(
+      `crash durability (${label}): acknowledged ids verified per round: ${verifiedPerRound.join(', ')} (rounds ${verifiedPerRound.length})`,
+    );
   });
 
   const start = () => startBuiltServer({ DATABASE_URL: target.url, AUTH_FAILURE_LIMIT_PER_MINUTE: '0' });
@@ -60,14 +63,15 @@ function defineCrashRounds(label: string, makeTarget: () => Promise<CrashTarget>
         inFlight++;
         try {
           const res = await postPlantVia(agent, running.url, token, `{"id": ${id}, "name": "${name}"}`);
-          if (res.status === 200 && res.body === JSON.stringify({ name })) {
+          if (res.status === 200 && res.text === JSON.stringify({ name })) {
             acked.set(id, name);
             firstAck();
           } else {
-            throw new Error(`create ${id} answered ${res.status} ${res.body} before the kill`);
+            throw new Error(`create ${id} answered ${res.status} ${res.text} before the kill`);
           }
         } catch (error) {
-          if (!killed) throw new Error(`round ${round}, before the kill: ${(error as Error).message}`, { cause: error });
+          if (!killed)
+            throw new Error(`round ${round}, before the kill: ${(error as Error).message}`, { cause: error });
         } finally {
           inFlight--;
         }
@@ -75,8 +79,10 @@ function defineCrashRounds(label: string, makeTarget: () => Promise<CrashTarget>
     };
     const clients = Array.from({ length: IN_FLIGHT }, client);
     const everyClient = Promise.all(clients);
-    const guard = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no create was acknowledged within 30 s')), 30_000).unref());
-    let inFlightAtKill = 0;
+    const guard = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('no create was acknowledged within 30 s')), 30_000).unref(),
+    );
+    let inFlightAtKill: number;
     try {
       await Promise.race([firstAckSeen, guard, everyClient]);
       await new Promise((r) => setTimeout(r, killDelayMs));
@@ -105,8 +111,12 @@ function defineCrashRounds(label: string, makeTarget: () => Promise<CrashTarget>
       try {
         // Every id acknowledged so far, this round and before: a different name must conflict.
         const ids = [...acknowledged.keys()];
-        const answers = await mapConcurrently(ids, 32, (id) => postPlantVia(agent, server!.url, token, `{"id": ${id}, "name": "changed after crash"}`));
-        const lost = ids.flatMap((id, i) => (answers[i]!.status === 409 ? [] : [`${id} → ${answers[i]!.status} ${answers[i]!.body}`]));
+        const answers = await mapConcurrently(ids, 32, (id) =>
+          postPlantVia(agent, server!.url, token, `{"id": ${id}, "name": "changed after crash"}`),
+        );
+        const lost = ids.flatMap((id, i) =>
+          answers[i]!.status === 409 ? [] : [`${id} → ${answers[i]!.status} ${answers[i]!.text}`],
+        );
         expect(lost).toEqual([]);
         verifiedPerRound.push(ids.length);
       } finally {
@@ -120,7 +130,9 @@ function defineCrashRounds(label: string, makeTarget: () => Promise<CrashTarget>
 
   it('the store holds every acknowledged plant with the name that was acknowledged, and nothing no client sent', async () => {
     const stored = new Map((await target.rows()).map((r) => [r.id, r.name]));
-    const wrong = [...acknowledged].filter(([id, name]) => stored.get(id.toString()) !== name).map(([id]) => id.toString());
+    const wrong = [...acknowledged]
+      .filter(([id, name]) => stored.get(id.toString()) !== name)
+      .map(([id]) => id.toString());
     expect(wrong).toEqual([]);
     // Rows of creates caught in flight may be there too, but only as their clients sent them.
     for (const [id, name] of stored) expect(name).toBe(`round ${(BigInt(id) - ID_BASE) / 1_000_000n} plant ${id}`);
@@ -136,7 +148,10 @@ describe('crash durability: SIGKILL mid-load on SQLite', () => {
         const sqlite = new Database(db.path);
         try {
           expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-          return sqlite.prepare('SELECT CAST(id AS TEXT) AS id, name FROM plant').all() as Array<{ id: string; name: string }>;
+          return sqlite.prepare('SELECT CAST(id AS TEXT) AS id, name FROM plant').all() as Array<{
+            id: string;
+            name: string;
+          }>;
         } finally {
           sqlite.close();
         }

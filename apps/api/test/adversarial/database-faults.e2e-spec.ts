@@ -4,7 +4,7 @@ import { Agent } from 'node:http';
 import { createTokenWithCli } from '../support/processes.js';
 import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
 import { expectErrorContract } from './support/contract.js';
-import { postPlantVia, type PostResult } from './support/load.js';
+import { postPlantVia, type PostResult } from '../support/http-post.js';
 
 /**
  * The SQLite file becomes unwritable while the server runs → 503/50301 (never 500), nothing
@@ -23,7 +23,9 @@ function setFileSizeLimit(pid: number, soft: string): void {
   try {
     execFileSync('prlimit', ['--pid', String(pid), `--fsize=${soft}:`], { stdio: 'pipe' });
   } catch (error) {
-    throw new Error(`could not set RLIMIT_FSIZE with prlimit (util-linux) on pid ${pid}: ${(error as Error).message}`);
+    throw new Error(`could not set RLIMIT_FSIZE with prlimit (util-linux) on pid ${pid}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -36,7 +38,11 @@ describe('database faults: the SQLite file becomes unwritable while the server r
 
   beforeAll(async () => {
     ({ token } = await createTokenWithCli(db.url, 'faults'));
-    server = await startBuiltServer({ DATABASE_URL: db.url, SQLITE_BUSY_TIMEOUT_MS: '500', AUTH_FAILURE_LIMIT_PER_MINUTE: '0' });
+    server = await startBuiltServer({
+      DATABASE_URL: db.url,
+      SQLITE_BUSY_TIMEOUT_MS: '500',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    });
     agent = new Agent({ keepAlive: true, maxSockets: 16 });
   });
   afterAll(async () => {
@@ -58,21 +64,21 @@ describe('database faults: the SQLite file becomes unwritable while the server r
         post('{"id": 7, "name": ""}'), // invalid: refused before the store
       ]);
       for (const res of during) {
-        expect({ status: res.status, retryAfter: res.headers['retry-after'], body: JSON.parse(res.body) }).toEqual({
+        expect({ status: res.status, retryAfter: res.headers['retry-after'], body: JSON.parse(res.text) }).toEqual({
           status: 503,
           retryAfter: '1',
           body: { error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' },
         });
       }
-      expect([200, 503]).toContain(unrelated[0]!.status);
-      expect(unrelated[1]!.status).toBe(400);
+      expect([200, 503]).toContain(unrelated[0].status);
+      expect(unrelated[1].status).toBe(400);
     } finally {
       setFileSizeLimit(server.pid, 'unlimited');
     }
 
     // Nothing of the refused creates was written: the same ids now take a *different* name.
     const after = await Promise.all([2, 3, 4, 5, 6].map((id) => post(`{"id": ${id}, "name": "after the fault"}`)));
-    expect(after.map((r) => [r.status, r.body])).toEqual(Array(5).fill([200, '{"name":"after the fault"}']));
+    expect(after.map((r) => [r.status, r.text])).toEqual(Array(5).fill([200, '{"name":"after the fault"}']));
     expect((await post('{"id": 1, "name": "before the fault"}')).status).toBe(200);
     expect((await post('{"id": 8, "name": "new after the fault"}')).status).toBe(200);
   }, 60_000);
@@ -85,7 +91,7 @@ describe('database faults: the SQLite file becomes unwritable while the server r
     } finally {
       setFileSizeLimit(server.pid, 'unlimited');
     }
-    expect(expectErrorContract({ status: res.status, headers: res.headers, text: res.body })).toBe(50301);
+    expect(expectErrorContract({ status: res.status, headers: res.headers, text: res.text })).toBe(50301);
     expect((await post('{"id": 20, "name": "again"}')).status).toBe(200);
   });
 

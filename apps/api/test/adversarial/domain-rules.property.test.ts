@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { Plant, PlantId, PlantName, PlantTag } from '@plantstore/domain';
 import { countCodePoints, textViolations } from '@plantstore/domain/testing';
 import { boundaryInteger, hostileText, idLiteral, renderScaled, scaledShape } from './support/arbitraries.js';
-import { idProblem, INT64_MAX, INT64_MIN, integerOfLiteral, NAME_MAX, RANGE_MESSAGE, TAG_MAX, textProblems } from './support/oracle.js';
+import {
+  idProblem,
+  INT64_MAX,
+  INT64_MIN,
+  integerOfLiteral,
+  NAME_MAX,
+  RANGE_MESSAGE,
+  TAG_MAX,
+  textProblems,
+} from './support/oracle.js';
 
 /**
  * The domain's content rules (docs/http-api.md#newplant-rules) against the independent oracle in
@@ -22,7 +31,11 @@ function check<T>(label: string, arbitrary: fc.Arbitrary<T>, numRuns: number, pr
 describe('domain rules against an independent oracle (property-based)', () => {
   afterAll(() => {
     const total = Object.values(runs).reduce((a, b) => a + b, 0);
-    console.log(`domain property runs: ${Object.entries(runs).map(([k, n]) => `${k} ${n}`).join(', ')} (total ${total})`);
+    console.log(
+      `domain property runs: ${Object.entries(runs)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')} (total ${total})`,
+    );
   });
 
   it('counts code points as Array.from does, for any string (astral, surrogates, controls)', () => {
@@ -32,13 +45,18 @@ describe('domain rules against an independent oracle (property-based)', () => {
   });
 
   it('name and tag report exactly the oracle problems for random text', () => {
-    check('name/tag text', fc.tuple(hostileText, fc.constantFrom(['name', NAME_MAX] as const, ['tag', TAG_MAX] as const)), TEXT_RUNS, ([text, [field, max]]) => {
-      const expected = textProblems(field, text, max).map((message) => ({ field, message }));
-      expect(textViolations(field, text, max)).toEqual(expected);
-      const made = field === 'name' ? PlantName.create(text) : PlantTag.create(text);
-      if (expected.length === 0) expect((made as PlantName | PlantTag).value).toBe(text);
-      else expect(made).toEqual(expected);
-    });
+    check(
+      'name/tag text',
+      fc.tuple(hostileText, fc.constantFrom(['name', NAME_MAX] as const, ['tag', TAG_MAX] as const)),
+      TEXT_RUNS,
+      ([text, [field, max]]) => {
+        const expected = textProblems(field, text, max).map((message) => ({ field, message }));
+        expect(textViolations(field, text, max)).toEqual(expected);
+        const made = field === 'name' ? PlantName.create(text) : PlantTag.create(text);
+        if (expected.length === 0) expect((made as PlantName | PlantTag).value).toBe(text);
+        else expect(made).toEqual(expected);
+      },
+    );
   });
 
   it('every single code point U+0000..U+10FFFF (and each lone surrogate) as a one-character name', () => {
@@ -48,7 +66,9 @@ describe('domain rules against an independent oracle (property-based)', () => {
       const actual = textViolations('name', text, NAME_MAX).map((v) => v.message);
       const expected = textProblems('name', text, NAME_MAX);
       if (actual.length !== expected.length || actual.some((m, i) => m !== expected[i])) {
-        mismatches.push(`U+${cp.toString(16).toUpperCase().padStart(4, '0')}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`);
+        mismatches.push(
+          `U+${cp.toString(16).toUpperCase().padStart(4, '0')}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`,
+        );
       }
     }
     runs['single code points'] = 0x110000;
@@ -74,7 +94,8 @@ describe('domain rules against an independent oracle (property-based)', () => {
       const literal = renderScaled(shape);
       const expected = integerOfLiteral(literal);
       const id = PlantId.fromLiteral(literal);
-      if (expected !== undefined && expected >= INT64_MIN && expected <= INT64_MAX) expect(id instanceof PlantId ? id.value : id).toBe(expected);
+      if (expected !== undefined && expected >= INT64_MIN && expected <= INT64_MAX)
+        expect(id instanceof PlantId ? id.value : id).toBe(expected);
       else expect(id).toEqual({ field: 'id', message: RANGE_MESSAGE });
     });
   });

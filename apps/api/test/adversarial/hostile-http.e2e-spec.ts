@@ -26,10 +26,17 @@ describe('hostile HTTP clients', () => {
   /** A plain create on a fresh connection: 200 and stored. */
   async function expectNormalCreateWorks(): Promise<void> {
     const id = nextId++;
-    const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "after attack ${id}"}`, { authorization: auth(), contentType: 'application/json' }), {
-      deadlineMs: 10_000,
-      stopAfterResponses: 1,
-    });
+    const result = await exchange(
+      t.url,
+      postBytes(`{"id": ${id}, "name": "after attack ${id}"}`, {
+        authorization: auth(),
+        contentType: 'application/json',
+      }),
+      {
+        deadlineMs: 10_000,
+        stopAfterResponses: 1,
+      },
+    );
     expect(result.responses.map((r) => [r.status, r.text])).toEqual([[200, `{"name":"after attack ${id}"}`]]);
     expect((await t.plants()).some((p) => p.id === String(id))).toBe(true);
   }
@@ -49,9 +56,17 @@ describe('hostile HTTP clients', () => {
     it('600 extra headers within the 16 KiB header limit: served normally', async () => {
       const flood = Array.from({ length: 600 }, (_, i) => [`X-Flood-${i}`, 'v'] as const);
       const id = nextId++;
-      const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "flooded"}`, { authorization: auth(), contentType: 'application/json', extraHeaders: flood }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(`{"id": ${id}, "name": "flooded"}`, {
+          authorization: auth(),
+          contentType: 'application/json',
+          extraHeaders: flood,
+        }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       expect(result.responses.map((r) => r.status)).toEqual([200]);
       await expectNormalCreateWorks();
     });
@@ -62,9 +77,17 @@ describe('hostile HTTP clients', () => {
     it(`8 000 one-letter headers (Node ${process.versions.node}: ${countsWholeHeaderLines ? 'over the limit: 431/43101' : '2 bytes each, under the limit: served normally'})`, async () => {
       const flood = Array.from({ length: 8_000 }, () => ['a', 'b'] as const);
       const id = nextId++;
-      const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "flooded"}`, { authorization: auth(), contentType: 'application/json', extraHeaders: flood }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(`{"id": ${id}, "name": "flooded"}`, {
+          authorization: auth(),
+          contentType: 'application/json',
+          extraHeaders: flood,
+        }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       if (countsWholeHeaderLines) {
         expectRefusedOrClosed(result, [43101]);
         expect((await storedIds()).has(String(id))).toBe(false);
@@ -80,9 +103,17 @@ describe('hostile HTTP clients', () => {
       ['one 64 KiB header', [['X-Big', 'x'.repeat(65_536)] as const]],
     ])('%s over the header limit: 431/43101 or closed, nothing stored', async (_case, flood) => {
       const id = nextId++;
-      const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "flooded"}`, { authorization: auth(), contentType: 'application/json', extraHeaders: flood }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(`{"id": ${id}, "name": "flooded"}`, {
+          authorization: auth(),
+          contentType: 'application/json',
+          extraHeaders: flood,
+        }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       expectRefusedOrClosed(result, [43101]);
       expect((await storedIds()).has(String(id))).toBe(false);
       await expectNormalCreateWorks();
@@ -92,7 +123,11 @@ describe('hostile HTTP clients', () => {
   describe('very long Authorization headers', () => {
     it('15 KB: 401/40102 without echoing it', async () => {
       const credential = `pst_${'A'.repeat(15_000)}`;
-      const result = await exchange(t.url, postBytes('{"id": 1, "name": "x"}', { authorization: `Bearer ${credential}`, contentType: 'application/json' }), { deadlineMs: BOUND_MS });
+      const result = await exchange(
+        t.url,
+        postBytes('{"id": 1, "name": "x"}', { authorization: `Bearer ${credential}`, contentType: 'application/json' }),
+        { deadlineMs: BOUND_MS },
+      );
       expect(result.responses.map((r) => r.status)).toEqual([401]);
       expect(expectErrorContract(result.responses[0]!)).toBe(40102);
       expect(result.responses[0]!.text).not.toContain('AAAAAAAA');
@@ -100,9 +135,16 @@ describe('hostile HTTP clients', () => {
     });
 
     it('20 KB: 431/43101 or closed', async () => {
-      const result = await exchange(t.url, postBytes('{"id": 1, "name": "x"}', { authorization: `Bearer pst_${'A'.repeat(20_000)}`, contentType: 'application/json' }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes('{"id": 1, "name": "x"}', {
+          authorization: `Bearer pst_${'A'.repeat(20_000)}`,
+          contentType: 'application/json',
+        }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       expectRefusedOrClosed(result, [43101]);
       await expectNormalCreateWorks();
     });
@@ -112,7 +154,11 @@ describe('hostile HTTP clients', () => {
     it('a body arriving byte by byte slower than REQUEST_TIMEOUT_MS: 408/40801 or closed, and others are served meanwhile', async () => {
       const id = nextId++;
       const bodyText = `{"id": ${id}, "name": "slow"}`;
-      const head = postBytes('', { authorization: auth(), contentType: 'application/json', contentLength: bodyText.length });
+      const head = postBytes('', {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: bodyText.length,
+      });
       const steps: Step[] = [head];
       for (const byte of bodyText) steps.push({ pauseMs: 150 }, byte); // ≈ 3.5 s for the whole body
       const slow = exchange(t.url, steps, { deadlineMs: BOUND_MS });
@@ -125,7 +171,10 @@ describe('hostile HTTP clients', () => {
     });
 
     it('headers arriving byte by byte (slowloris): 408/40801 or closed', async () => {
-      const head = postBytes('{"id": 1, "name": "x"}', { authorization: auth(), contentType: 'application/json' }).toString('latin1');
+      const head = postBytes('{"id": 1, "name": "x"}', {
+        authorization: auth(),
+        contentType: 'application/json',
+      }).toString('latin1');
       const steps: Step[] = [];
       for (const char of head.slice(0, 60)) steps.push(char, { pauseMs: 100 });
       const result = await exchange(t.url, steps, { deadlineMs: BOUND_MS });
@@ -166,9 +215,17 @@ describe('hostile HTTP clients', () => {
     it('larger than what is sent: 408/40801 or closed, nothing stored', async () => {
       const id = nextId++;
       const bodyText = `{"id": ${id}, "name": "short"}`;
-      const result = await exchange(t.url, postBytes(bodyText, { authorization: auth(), contentType: 'application/json', contentLength: bodyText.length + 100 }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(bodyText, {
+          authorization: auth(),
+          contentType: 'application/json',
+          contentLength: bodyText.length + 100,
+        }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       expectRefusedOrClosed(result, [40801]);
       expect((await storedIds()).has(String(id))).toBe(false);
       await expectNormalCreateWorks();
@@ -177,9 +234,13 @@ describe('hostile HTTP clients', () => {
     it('smaller than what is sent: the rest is a malformed next request (40000) and the connection closes', async () => {
       const id = nextId++;
       const bodyText = `{"id": ${id}, "name": "long enough to be cut"}`;
-      const result = await exchange(t.url, postBytes(bodyText, { authorization: auth(), contentType: 'application/json', contentLength: 12 }), {
-        deadlineMs: BOUND_MS,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(bodyText, { authorization: auth(), contentType: 'application/json', contentLength: 12 }),
+        {
+          deadlineMs: BOUND_MS,
+        },
+      );
       // The declared 12 bytes are an incomplete JSON body: that request was accepted, so its own
       // answer (40001) comes first. It asked for Connection: close, so the connection then closes
       // and the rest is never served (RFC 9112 §9.6); at most a 40000 for it follows.
@@ -192,9 +253,16 @@ describe('hostile HTTP clients', () => {
 
     it('smaller than what is sent, the rest a complete request without a token: that one is refused on its own (401)', async () => {
       const id = nextId++;
-      const smuggled = postBytes(`{"id": ${id}, "name": "smuggled"}`, { contentType: 'application/json' }).toString('latin1');
+      const smuggled = postBytes(`{"id": ${id}, "name": "smuggled"}`, { contentType: 'application/json' }).toString(
+        'latin1',
+      );
       const first = `{"id": ${nextId++}}`;
-      const bytes = postBytes(first + smuggled, { authorization: auth(), contentType: 'application/json', contentLength: first.length, keepAlive: true });
+      const bytes = postBytes(first + smuggled, {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: first.length,
+        keepAlive: true,
+      });
       const result = await exchange(t.url, bytes, { deadlineMs: BOUND_MS, stopAfterResponses: 2 });
       expect(result.responses.map((r) => [r.status, expectErrorContract(r)])).toEqual([
         [400, 40003],
@@ -213,7 +281,11 @@ describe('hostile HTTP clients', () => {
       [['application/json', 'application/json; charset=latin1']],
     ])('%j: 415/41501, nothing stored', async (types) => {
       const id = nextId++;
-      const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "two types"}`, { authorization: auth(), contentType: types }), { deadlineMs: BOUND_MS });
+      const result = await exchange(
+        t.url,
+        postBytes(`{"id": ${id}, "name": "two types"}`, { authorization: auth(), contentType: types }),
+        { deadlineMs: BOUND_MS },
+      );
       expect(result.responses.map((r) => [r.status, expectErrorContract(r)])).toEqual([[415, 41501]]);
       expect((await storedIds()).has(String(id))).toBe(false);
       await expectNormalCreateWorks();
@@ -221,13 +293,19 @@ describe('hostile HTTP clients', () => {
   });
 
   describe('chunked bodies over the limit', () => {
-    const chunked = (chunks: readonly string[]) => chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n';
+    const chunked = (chunks: readonly string[]) =>
+      chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n';
 
     it('many small chunks adding up past the limit: 413/41301 and the connection closes', async () => {
       const id = nextId++;
       const bodyText = `{"id": ${id}, "name": "${'x'.repeat(BODY_LIMIT)}"}`;
       const pieces = bodyText.match(/[\s\S]{1,100}/g)!;
-      const head = postBytes('', { authorization: auth(), contentType: 'application/json', contentLength: null, extraHeaders: [['Transfer-Encoding', 'chunked']] });
+      const head = postBytes('', {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: null,
+        extraHeaders: [['Transfer-Encoding', 'chunked']],
+      });
       const result = await exchange(t.url, [head, chunked(pieces)], { deadlineMs: BOUND_MS });
       expectRefusedOrClosed(result, [41301]);
       expect(result.responses.map((r) => r.status)).toEqual([413]);
@@ -237,7 +315,12 @@ describe('hostile HTTP clients', () => {
     });
 
     it('an endless chunked stream: 413/41301 or closed, without reading it all', async () => {
-      const head = postBytes('', { authorization: auth(), contentType: 'application/json', contentLength: null, extraHeaders: [['Transfer-Encoding', 'chunked']] });
+      const head = postBytes('', {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: null,
+        extraHeaders: [['Transfer-Encoding', 'chunked']],
+      });
       const steps: Step[] = [head];
       for (let i = 0; i < 200; i++) steps.push(chunked(['y'.repeat(1_024)]).replace(/0\r\n\r\n$/, ''), { pauseMs: 5 });
       const result = await exchange(t.url, steps, { deadlineMs: BOUND_MS });
@@ -246,8 +329,15 @@ describe('hostile HTTP clients', () => {
     });
 
     it('one chunk declaring 4 GiB: 413/41301 or closed', async () => {
-      const head = postBytes('', { authorization: auth(), contentType: 'application/json', contentLength: null, extraHeaders: [['Transfer-Encoding', 'chunked']] });
-      const result = await exchange(t.url, [head, 'FFFFFFFF\r\n', 'z'.repeat(BODY_LIMIT * 2)], { deadlineMs: BOUND_MS });
+      const head = postBytes('', {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: null,
+        extraHeaders: [['Transfer-Encoding', 'chunked']],
+      });
+      const result = await exchange(t.url, [head, 'FFFFFFFF\r\n', 'z'.repeat(BODY_LIMIT * 2)], {
+        deadlineMs: BOUND_MS,
+      });
       expectRefusedOrClosed(result, [41301]);
       await expectNormalCreateWorks();
     });
@@ -255,7 +345,12 @@ describe('hostile HTTP clients', () => {
 
   describe('protocol edge cases Node answers itself', () => {
     it('an HTTP/1.1 request without Host: 400 with the Error body (40000), or closed', async () => {
-      const bytes = postBytes(`{"id": ${nextId++}, "name": "no host"}`, { authorization: auth(), contentType: 'application/json' }).toString('latin1').replace('Host: 127.0.0.1\r\n', '');
+      const bytes = postBytes(`{"id": ${nextId++}, "name": "no host"}`, {
+        authorization: auth(),
+        contentType: 'application/json',
+      })
+        .toString('latin1')
+        .replace('Host: 127.0.0.1\r\n', '');
       const result = await exchange(t.url, bytes, { deadlineMs: BOUND_MS });
       expectRefusedOrClosed(result, [40000]);
       await expectNormalCreateWorks();
@@ -263,17 +358,27 @@ describe('hostile HTTP clients', () => {
 
     it('an Expect other than 100-continue: a 4xx Error body, or the request served as usual', async () => {
       const id = nextId++;
-      const result = await exchange(t.url, postBytes(`{"id": ${id}, "name": "expectant"}`, { authorization: auth(), contentType: 'application/json', extraHeaders: [['Expect', 'the-unexpected']] }), {
-        deadlineMs: BOUND_MS,
-        stopAfterResponses: 1,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(`{"id": ${id}, "name": "expectant"}`, {
+          authorization: auth(),
+          contentType: 'application/json',
+          extraHeaders: [['Expect', 'the-unexpected']],
+        }),
+        {
+          deadlineMs: BOUND_MS,
+          stopAfterResponses: 1,
+        },
+      );
       expect(result.responses).toHaveLength(1);
       if (result.responses[0]!.status !== 200) expectErrorContract(result.responses[0]!);
       await expectNormalCreateWorks();
     });
 
     it('CONNECT: a 4xx Error body or a closed connection', async () => {
-      const result = await exchange(t.url, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n', { deadlineMs: BOUND_MS });
+      const result = await exchange(t.url, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n', {
+        deadlineMs: BOUND_MS,
+      });
       expectRefusedOrClosed(result, [40000, 40401, 40501]);
       await expectNormalCreateWorks();
     });
@@ -290,7 +395,11 @@ describe('hostile HTTP clients', () => {
     it('a client that times out or vanishes halfway through its body is not logged as an error', async () => {
       const from = t.logs.lines.length;
       const bodyText = `{"id": ${nextId++}, "name": "never finished"}`;
-      const head = postBytes('', { authorization: auth(), contentType: 'application/json', contentLength: bodyText.length });
+      const head = postBytes('', {
+        authorization: auth(),
+        contentType: 'application/json',
+        contentLength: bodyText.length,
+      });
       // Times out: the server answers 408 and drops the request.
       await exchange(t.url, [head, bodyText.slice(0, 10)], { deadlineMs: BOUND_MS });
       // Vanishes: the client closes the connection with half a body sent.
@@ -307,11 +416,21 @@ describe('hostile HTTP clients', () => {
     const requests = Array.from({ length: 50 }, (_, i) =>
       i % 5 === 4
         ? postBytes('{"id": ', { authorization: auth(), contentType: 'application/json', keepAlive: true })
-        : postBytes(`{"id": ${first + i}, "name": "pipelined ${i}"}`, { authorization: auth(), contentType: 'application/json', keepAlive: true }),
+        : postBytes(`{"id": ${first + i}, "name": "pipelined ${i}"}`, {
+            authorization: auth(),
+            contentType: 'application/json',
+            keepAlive: true,
+          }),
     );
     const result = await exchange(t.url, Buffer.concat(requests), { deadlineMs: BOUND_MS, stopAfterResponses: 50 });
-    expect(result.responses.map((r) => r.status)).toEqual(Array.from({ length: 50 }, (_, i) => (i % 5 === 4 ? 400 : 200)));
-    result.responses.forEach((r, i) => (i % 5 === 4 ? expect(expectErrorContract(r)).toBe(40001) : expect(JSON.parse(r.text)).toEqual({ name: `pipelined ${i}` })));
+    expect(result.responses.map((r) => r.status)).toEqual(
+      Array.from({ length: 50 }, (_, i) => (i % 5 === 4 ? 400 : 200)),
+    );
+    result.responses.forEach((r, i) =>
+      i % 5 === 4
+        ? expect(expectErrorContract(r)).toBe(40001)
+        : expect(JSON.parse(r.text)).toEqual({ name: `pipelined ${i}` }),
+    );
     await expectNormalCreateWorks();
   });
 });

@@ -62,9 +62,25 @@ const BAD_TYPES = [
 ];
 
 /** Extra headers that must not change the outcome: odd but well-formed values. */
-const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
+const headerValue = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 300,
+});
 const extraHeader = fc.oneof(
-  fc.tuple(fc.constantFrom('X-Request-Id', 'X-Forwarded-For', 'Accept', 'Accept-Encoding', 'Cookie', 'User-Agent', 'Origin', 'Referer', 'X-Http-Method-Override'), headerValue),
+  fc.tuple(
+    fc.constantFrom(
+      'X-Request-Id',
+      'X-Forwarded-For',
+      'Accept',
+      'Accept-Encoding',
+      'Cookie',
+      'User-Agent',
+      'Origin',
+      'Referer',
+      'X-Http-Method-Override',
+    ),
+    headerValue,
+  ),
   fc.tuple(fc.stringMatching(/^X-[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40}$/), headerValue),
 );
 
@@ -78,7 +94,10 @@ function plantBody(): fc.Arbitrary<Buffer> {
   );
   const name = fc.oneof(
     { weight: 3, arbitrary: hostileText.map(jsonText) },
-    { weight: 3, arbitrary: hostileText.filter((text) => textProblems('name', text, NAME_MAX).length === 0).map(jsonText) },
+    {
+      weight: 3,
+      arbitrary: hostileText.filter((text) => textProblems('name', text, NAME_MAX).length === 0).map(jsonText),
+    },
     { weight: 3, arbitrary: fc.constantFrom('Fern', 'Aloe').map(jsonText) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? 'null') },
   );
@@ -87,14 +106,20 @@ function plantBody(): fc.Arbitrary<Buffer> {
     hostileText.filter((text) => textProblems('tag', text, TAG_MAX).length === 0).map(jsonText),
     fc.constantFrom('"herb"', 'null', '""', '5', '{}'),
   );
-  const extra = fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'access_token', 'extra', 'ID', 'Name', 'toString'), fc.jsonValue({ maxDepth: 3 }));
+  const extra = fc.tuple(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'access_token', 'extra', 'ID', 'Name', 'toString'),
+    fc.jsonValue({ maxDepth: 3 }),
+  );
   return fc
     .record({
       id: fc.option(id, { nil: undefined, freq: 8 }),
       name: fc.option(name, { nil: undefined, freq: 8 }),
       tag: fc.option(tag, { nil: undefined, freq: 2 }),
       extras: fc.uniqueArray(extra, { maxLength: 3, selector: ([k]) => k }),
-      padding: fc.oneof({ weight: 9, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 3_000, max: 6_000 }) }),
+      padding: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(0) },
+        { weight: 1, arbitrary: fc.integer({ min: 3_000, max: 6_000 }) },
+      ),
       order: fc.nat(),
     })
     .map(({ id, name, tag, extras, padding, order }) => {
@@ -116,12 +141,14 @@ const body: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 2, arbitrary: fc.json({ maxDepth: 4 }).map((t) => Buffer.from(t, 'utf8')) },
   {
     weight: 2,
-    arbitrary: fc.tuple(plantBody(), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('replace', 'insert', 'delete')).map(([b, at, byte, how]) => {
-      const i = at % Math.max(1, b.length);
-      if (how === 'replace') return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i + 1)]);
-      if (how === 'insert') return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i)]);
-      return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-    }),
+    arbitrary: fc
+      .tuple(plantBody(), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('replace', 'insert', 'delete'))
+      .map(([b, at, byte, how]) => {
+        const i = at % Math.max(1, b.length);
+        if (how === 'replace') return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i + 1)]);
+        if (how === 'insert') return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i)]);
+        return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
+      }),
   },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)) },
 );
@@ -136,7 +163,8 @@ function withChunking(b: Buffer, chunks: readonly number[] | undefined): Buffer 
     parts.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
     offset += piece.length;
   }
-  if (offset < b.length) parts.push(Buffer.from(`${(b.length - offset).toString(16)}\r\n`), b.subarray(offset), Buffer.from('\r\n'));
+  if (offset < b.length)
+    parts.push(Buffer.from(`${(b.length - offset).toString(16)}\r\n`), b.subarray(offset), Buffer.from('\r\n'));
   parts.push(Buffer.from('0\r\n\r\n'));
   return Buffer.concat(parts);
 }
@@ -154,138 +182,232 @@ function toBytes(c: HttpCase): Buffer {
   if (c.auth.header !== undefined) lines.push(`Authorization: ${c.auth.header}`);
   for (const value of c.media.values) lines.push(`Content-Type: ${value}`);
   for (const [name, value] of c.extraHeaders) lines.push(`${name}: ${value}`);
-  lines.push(c.chunks === undefined ? `Content-Length: ${c.body.length}` : 'Transfer-Encoding: chunked', 'Connection: close');
+  lines.push(
+    c.chunks === undefined ? `Content-Length: ${c.body.length}` : 'Transfer-Encoding: chunked',
+    'Connection: close',
+  );
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8'), withChunking(c.body, c.chunks)]);
 }
 
-describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, engine]))('the HTTP layer under random requests on %s (property-based)', (engineName, engine) => {
-  const t = useTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), AUTH_FAILURE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0' }, engine);
-  let writer: string;
-  let reader: string;
-  let revoked: string;
-  /** What the store must hold: exact id → the stored row. */
-  const model = new Map<string, { id: string; name: string; tag: string | null }>();
-  const seen = { mixed: 0, bytes: 0, statuses: new Map<number, number>() };
+describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, engine]))(
+  'the HTTP layer under random requests on %s (property-based)',
+  (engineName, engine) => {
+    const t = useTestApp(
+      { BODY_LIMIT_BYTES: String(BODY_LIMIT), AUTH_FAILURE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0' },
+      engine,
+    );
+    let writer: string;
+    let reader: string;
+    let revoked: string;
+    /** What the store must hold: exact id → the stored row. */
+    const model = new Map<string, { id: string; name: string; tag: string | null }>();
+    const seen = { mixed: 0, bytes: 0, statuses: new Map<number, number>() };
 
-  beforeAll(async () => {
-    writer = t.token;
-    ({ token: reader } = await t.issueToken({ scopes: ['plants:read'] }));
-    const gone = await t.issueToken();
-    await t.revokeToken(gone.id);
-    revoked = gone.token;
-  });
-  afterAll(() => {
-    const statuses = [...seen.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-    console.log(`HTTP property runs (${engineName}): random requests ${seen.mixed}, random byte bodies ${seen.bytes}; statuses ${statuses}`);
-  });
+    beforeAll(async () => {
+      writer = t.token;
+      ({ token: reader } = await t.issueToken({ scopes: ['plants:read'] }));
+      const gone = await t.issueToken();
+      await t.revokeToken(gone.id);
+      revoked = gone.token;
+    });
+    afterAll(() => {
+      const statuses = [...seen.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ');
+      console.log(
+        `HTTP property runs (${engineName}): random requests ${seen.mixed}, random byte bodies ${seen.bytes}; statuses ${statuses}`,
+      );
+    });
 
-  function authArbitrary(): fc.Arbitrary<Auth> {
-    const randomToken = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
-    return fc.oneof(
-      { weight: 14, arbitrary: fc.constantFrom('Bearer', 'bearer', 'BEARER', 'bEaReR').map((s): Auth => ({ header: `${s} ${writer}`, expect: 'authenticated' })) },
-      { weight: 1, arbitrary: fc.constant<Auth>({ header: undefined, expect: 40101 }) },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom(`Basic ${Buffer.from(`x:${writer}`).toString('base64')}`, `Token ${writer}`, `Digest ${writer}`, `${writer}`).map((h): Auth => ({ header: h, expect: 40101 })),
-      },
-      { weight: 1, arbitrary: randomToken.map((r): Auth => ({ header: `Bearer pst_${r}`, expect: 40102 })) },
-      { weight: 1, arbitrary: fc.constantFrom(`Bearer ${revoked}`, `Bearer ${writer}x`, `Bearer ${writer.slice(0, -1)}`, 'Bearer', `Bearer ${writer.toUpperCase()}`).map((h): Auth => ({ header: h, expect: 40102 })) },
-      { weight: 1, arbitrary: fc.constant<Auth>({ header: `Bearer ${reader}`, expect: 40301 }) },
+    function authArbitrary(): fc.Arbitrary<Auth> {
+      const randomToken = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
+      return fc.oneof(
+        {
+          weight: 14,
+          arbitrary: fc
+            .constantFrom('Bearer', 'bearer', 'BEARER', 'bEaReR')
+            .map((s): Auth => ({ header: `${s} ${writer}`, expect: 'authenticated' })),
+        },
+        { weight: 1, arbitrary: fc.constant<Auth>({ header: undefined, expect: 40101 }) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              `Basic ${Buffer.from(`x:${writer}`).toString('base64')}`,
+              `Token ${writer}`,
+              `Digest ${writer}`,
+              `${writer}`,
+            )
+            .map((h): Auth => ({ header: h, expect: 40101 })),
+        },
+        { weight: 1, arbitrary: randomToken.map((r): Auth => ({ header: `Bearer pst_${r}`, expect: 40102 })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              `Bearer ${revoked}`,
+              `Bearer ${writer}x`,
+              `Bearer ${writer.slice(0, -1)}`,
+              'Bearer',
+              `Bearer ${writer.toUpperCase()}`,
+            )
+            .map((h): Auth => ({ header: h, expect: 40102 })),
+        },
+        { weight: 1, arbitrary: fc.constant<Auth>({ header: `Bearer ${reader}`, expect: 40301 }) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .oneof(
+              fc.constantFrom(
+                `Bearer  ${writer}`,
+                `Bearer\t${writer}`,
+                `Bearer ${writer} ${writer}`,
+                `Bearer ${writer},Bearer x`,
+              ),
+              headerValue,
+            )
+            .map((h): Auth => ({ header: h, expect: 'unpredicted' })),
+        },
+      );
+    }
+
+    const media: fc.Arbitrary<Media> = fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom(...GOOD_TYPES).map((v): Media => ({ values: [v], expect: 'json' })) },
+      { weight: 1, arbitrary: fc.constant<Media>({ values: [], expect: 41501 }) },
+      { weight: 2, arbitrary: fc.constantFrom(...BAD_TYPES).map((v): Media => ({ values: [v], expect: 41501 })) },
+      // Repeated Content-Type headers are ambiguous (which one would a proxy have used?): 415.
       {
         weight: 1,
         arbitrary: fc
-          .oneof(fc.constantFrom(`Bearer  ${writer}`, `Bearer\t${writer}`, `Bearer ${writer} ${writer}`, `Bearer ${writer},Bearer x`), headerValue)
-          .map((h): Auth => ({ header: h, expect: 'unpredicted' })),
+          .tuple(fc.constantFrom(...GOOD_TYPES, ...BAD_TYPES), fc.constantFrom(...GOOD_TYPES, ...BAD_TYPES))
+          .map((v): Media => ({ values: v, expect: 41501 })),
       },
+      { weight: 1, arbitrary: headerValue.map((v): Media => ({ values: [v], expect: 'unpredicted' })) },
     );
-  }
 
-  const media: fc.Arbitrary<Media> = fc.oneof(
-    { weight: 12, arbitrary: fc.constantFrom(...GOOD_TYPES).map((v): Media => ({ values: [v], expect: 'json' })) },
-    { weight: 1, arbitrary: fc.constant<Media>({ values: [], expect: 41501 }) },
-    { weight: 2, arbitrary: fc.constantFrom(...BAD_TYPES).map((v): Media => ({ values: [v], expect: 41501 })) },
-    // Repeated Content-Type headers are ambiguous (which one would a proxy have used?): 415.
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...GOOD_TYPES, ...BAD_TYPES), fc.constantFrom(...GOOD_TYPES, ...BAD_TYPES)).map((v): Media => ({ values: v, expect: 41501 })) },
-    { weight: 1, arbitrary: headerValue.map((v): Media => ({ values: [v], expect: 'unpredicted' })) },
-  );
-
-  function predict(c: HttpCase): Prediction {
-    if (c.auth.expect === 'unpredicted') return 'unpredicted';
-    if (c.auth.expect !== 'authenticated') return { status: Math.floor(c.auth.expect / 100), error: c.auth.expect };
-    if (c.media.expect === 'unpredicted') return 'unpredicted';
-    if (c.media.expect === 41501) return { status: 415, error: 41501 };
-    // RFC 8259 §8.1 lets a parser either refuse or ignore a byte order mark: both are fine.
-    if (startsWithBom(c.body)) return 'unpredicted';
-    const expected = expectedOutcome(c.body, BODY_LIMIT);
-    if (expected.status !== 200) return expected;
-    const key = expected.plant.id.toString();
-    const stored = model.get(key);
-    if (stored === undefined || (stored.name === expected.plant.name && stored.tag === (expected.plant.tag ?? null))) return { status: 200 };
-    return { status: 409, error: 40901, message: `A plant with id ${key} already exists with a different name or tag; choose another id.` };
-  }
-
-  async function send(c: HttpCase): Promise<WireResponse> {
-    const prediction = predict(c);
-    const result = await exchange(t.url, toBytes(c), { deadlineMs: 10_000, stopAfterResponses: 1 });
-    const response = result.responses[0];
-    if (!response) throw new Error(`no response (connection ${result.ending}) to ${toBytes(c).toString('latin1').slice(0, 500)}`);
-    seen.statuses.set(response.status, (seen.statuses.get(response.status) ?? 0) + 1);
-
-    expect(response.status).toBeLessThan(500);
-    if (response.status !== 200) expectErrorContract(response, `request ${JSON.stringify(toBytes(c).toString('latin1').slice(0, 300))}`);
-    if (response.status === 401) expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="plantstore"/);
-
-    if (prediction !== 'unpredicted') {
-      const actual: { status: number; error?: number; message?: string } = { status: response.status };
-      if (prediction.error !== undefined) actual.error = JSON.parse(response.text).error;
-      if (prediction.message !== undefined) actual.message = JSON.parse(response.text).message;
-      expect({ actual, request: c.body.toString('latin1').slice(0, 200) }).toEqual({ actual: prediction, request: c.body.toString('latin1').slice(0, 200) });
-    }
-
-    if (response.status === 200) {
-      // Only a valid NewPlant can ever be accepted, whatever the headers were.
-      const expected = expectedOutcome(startsWithBom(c.body) ? c.body.subarray(3) : c.body, BODY_LIMIT);
-      if (expected.status !== 200) throw new Error(`accepted a body the contract refuses (${expected.status}): ${c.body.toString('latin1').slice(0, 300)}`);
-      expect(response.headers['content-type']).toBe(JSON_UTF8);
+    function predict(c: HttpCase): Prediction {
+      if (c.auth.expect === 'unpredicted') return 'unpredicted';
+      if (c.auth.expect !== 'authenticated') return { status: Math.floor(c.auth.expect / 100), error: c.auth.expect };
+      if (c.media.expect === 'unpredicted') return 'unpredicted';
+      if (c.media.expect === 41501) return { status: 415, error: 41501 };
+      // RFC 8259 §8.1 lets a parser either refuse or ignore a byte order mark: both are fine.
+      if (startsWithBom(c.body)) return 'unpredicted';
+      const expected = expectedOutcome(c.body, BODY_LIMIT);
+      if (expected.status !== 200) return expected;
       const key = expected.plant.id.toString();
-      const row = model.get(key) ?? { id: key, name: expected.plant.name, tag: expected.plant.tag ?? null };
-      expect(JSON.parse(response.text)).toEqual(row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag });
-      model.set(key, row);
+      const stored = model.get(key);
+      if (stored === undefined || (stored.name === expected.plant.name && stored.tag === (expected.plant.tag ?? null)))
+        return { status: 200 };
+      return {
+        status: 409,
+        error: 40901,
+        message: `A plant with id ${key} already exists with a different name or tag; choose another id.`,
+      };
     }
-    expect(sortById(await t.plants())).toEqual(sortById([...model.values()]));
-    return response;
-  }
 
-  it('random headers and bodies: never a 5xx, always the Error body, the store changes only on a 200', async () => {
-    const caseArbitrary: fc.Arbitrary<HttpCase> = fc.record({
-      auth: authArbitrary(),
-      media,
-      path: fc.oneof({ weight: 6, arbitrary: fc.constant('/plants') }, { weight: 1, arbitrary: fc.constantFrom('/plants?', '/plants?x=1', '/plants?access_token=abc', '/plants?a=%zz') }),
-      extraHeaders: fc.array(extraHeader, { maxLength: 4 }),
-      body,
-      chunks: fc.option(fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }), { nil: undefined, freq: 3 }),
-    });
-    await fc.assert(
-      fc.asyncProperty(caseArbitrary, async (c) => {
-        seen.mixed++;
-        await send(c);
-      }),
-      { numRuns: MIXED_RUNS },
-    );
-  }, 120_000);
+    async function send(c: HttpCase): Promise<WireResponse> {
+      const prediction = predict(c);
+      const result = await exchange(t.url, toBytes(c), { deadlineMs: 10_000, stopAfterResponses: 1 });
+      const response = result.responses[0];
+      if (!response)
+        throw new Error(`no response (connection ${result.ending}) to ${toBytes(c).toString('latin1').slice(0, 500)}`);
+      seen.statuses.set(response.status, (seen.statuses.get(response.status) ?? 0) + 1);
 
-  it('random byte strings as bodies with a valid token: a 4xx Error body unless the bytes are a valid NewPlant', async () => {
-    const bytes = fc.oneof(
-      fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
-      fc.string({ unit: 'binary', maxLength: 100 }).map((s) => Buffer.from(s, 'utf8')),
-      fc.constantFrom('{', '}', '{"id"', '{"id": 1, "name": "x"', '\u0000', '\ufeff{}', '[]', '""', 'nul', '{"id": 1e999999999999999999, "name": "x"}').map((s) => Buffer.from(s, 'utf8')),
-    );
-    await fc.assert(
-      fc.asyncProperty(bytes, async (b) => {
-        seen.bytes++;
-        await send({ auth: { header: `Bearer ${writer}`, expect: 'authenticated' }, media: { values: ['application/json'], expect: 'json' }, path: '/plants', extraHeaders: [], body: b, chunks: undefined });
-      }),
-      { numRuns: BYTES_RUNS },
-    );
-  }, 120_000);
-});
+      expect(response.status).toBeLessThan(500);
+      if (response.status !== 200)
+        expectErrorContract(response, `request ${JSON.stringify(toBytes(c).toString('latin1').slice(0, 300))}`);
+      if (response.status === 401) expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="plantstore"/);
+
+      if (prediction !== 'unpredicted') {
+        const actual: { status: number; error?: number; message?: string } = { status: response.status };
+        if (prediction.error !== undefined) actual.error = JSON.parse(response.text).error;
+        if (prediction.message !== undefined) actual.message = JSON.parse(response.text).message;
+        expect({ actual, request: c.body.toString('latin1').slice(0, 200) }).toEqual({
+          actual: prediction,
+          request: c.body.toString('latin1').slice(0, 200),
+        });
+      }
+
+      if (response.status === 200) {
+        // Only a valid NewPlant can ever be accepted, whatever the headers were.
+        const expected = expectedOutcome(startsWithBom(c.body) ? c.body.subarray(3) : c.body, BODY_LIMIT);
+        if (expected.status !== 200)
+          throw new Error(
+            `accepted a body the contract refuses (${expected.status}): ${c.body.toString('latin1').slice(0, 300)}`,
+          );
+        expect(response.headers['content-type']).toBe(JSON_UTF8);
+        const key = expected.plant.id.toString();
+        const row = model.get(key) ?? { id: key, name: expected.plant.name, tag: expected.plant.tag ?? null };
+        expect(JSON.parse(response.text)).toEqual(
+          row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag },
+        );
+        model.set(key, row);
+      }
+      expect(sortById(await t.plants())).toEqual(sortById([...model.values()]));
+      return response;
+    }
+
+    it('random headers and bodies: never a 5xx, always the Error body, the store changes only on a 200', async () => {
+      const caseArbitrary: fc.Arbitrary<HttpCase> = fc.record({
+        auth: authArbitrary(),
+        media,
+        path: fc.oneof(
+          { weight: 6, arbitrary: fc.constant('/plants') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom('/plants?', '/plants?x=1', '/plants?access_token=abc', '/plants?a=%zz'),
+          },
+        ),
+        extraHeaders: fc.array(extraHeader, { maxLength: 4 }),
+        body,
+        chunks: fc.option(fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }), {
+          nil: undefined,
+          freq: 3,
+        }),
+      });
+      await fc.assert(
+        fc.asyncProperty(caseArbitrary, async (c) => {
+          seen.mixed++;
+          await send(c);
+        }),
+        { numRuns: MIXED_RUNS },
+      );
+    }, 120_000);
+
+    it('random byte strings as bodies with a valid token: a 4xx Error body unless the bytes are a valid NewPlant', async () => {
+      const bytes = fc.oneof(
+        fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
+        fc.string({ unit: 'binary', maxLength: 100 }).map((s) => Buffer.from(s, 'utf8')),
+        fc
+          .constantFrom(
+            '{',
+            '}',
+            '{"id"',
+            '{"id": 1, "name": "x"',
+            '\u0000',
+            '\ufeff{}',
+            '[]',
+            '""',
+            'nul',
+            '{"id": 1e999999999999999999, "name": "x"}',
+          )
+          .map((s) => Buffer.from(s, 'utf8')),
+      );
+      await fc.assert(
+        fc.asyncProperty(bytes, async (b) => {
+          seen.bytes++;
+          await send({
+            auth: { header: `Bearer ${writer}`, expect: 'authenticated' },
+            media: { values: ['application/json'], expect: 'json' },
+            path: '/plants',
+            extraHeaders: [],
+            body: b,
+            chunks: undefined,
+          });
+        }),
+        { numRuns: BYTES_RUNS },
+      );
+    }, 120_000);
+  },
+);

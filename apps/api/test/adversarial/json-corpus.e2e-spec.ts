@@ -27,7 +27,8 @@ function loadCorpus(): Case[] {
     .filter((file) => /^[nyi]_.*\.json$/.test(file))
     .sort()
     .map((file) => ({ file, kind: file[0] as Case['kind'], body: readFileSync(join(CORPUS, file)) }));
-  if (cases.length !== CORPUS_FILES) throw new Error(`expected ${CORPUS_FILES} corpus files in ${CORPUS}, found ${cases.length}`);
+  if (cases.length !== CORPUS_FILES)
+    throw new Error(`expected ${CORPUS_FILES} corpus files in ${CORPUS}, found ${cases.length}`);
   return cases;
 }
 
@@ -47,7 +48,12 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
       const byOutcome = new Map<string, number>();
       for (const c of files) {
         const response = results.get(c.file)?.responses[0];
-        const outcome = response === undefined ? 'no response' : response.status === 200 ? '200' : (/"error":(\d+)/.exec(response.text)?.[1] ?? String(response.status));
+        const outcome =
+          response === undefined
+            ? 'no response'
+            : response.status === 200
+              ? '200'
+              : (/"error":(\d+)/.exec(response.text)?.[1] ?? String(response.status));
         byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
       }
       return `${kind}_: ${files.length} (${[...byOutcome].map(([o, n]) => `${n}× ${o}`).join(', ')})`;
@@ -56,7 +62,8 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
   }, 120_000);
 
   it('has the three kinds of the public suite', () => {
-    for (const kind of ['n', 'y', 'i'] as const) expect(corpus.filter((c) => c.kind === kind).length).toBeGreaterThan(0);
+    for (const kind of ['n', 'y', 'i'] as const)
+      expect(corpus.filter((c) => c.kind === kind).length).toBeGreaterThan(0);
   });
 
   it('the test oracle agrees with the suite: it refuses every n_ file and accepts the syntax of every y_ file', () => {
@@ -64,7 +71,11 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
       const parsed = parseStrictJson(c.body);
       if (c.kind === 'n') expect({ file: c.file, ok: parsed.ok }).toEqual({ file: c.file, ok: false });
       // The one y_ refusal the contract allows: a key repeated with a different value (README decision).
-      if (c.kind === 'y') expect({ file: c.file, ok: parsed.ok || parsed.reason === 'duplicate-key' }).toEqual({ file: c.file, ok: true });
+      if (c.kind === 'y')
+        expect({ file: c.file, ok: parsed.ok || parsed.reason === 'duplicate-key' }).toEqual({
+          file: c.file,
+          ok: true,
+        });
     }
   });
 
@@ -79,8 +90,14 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
     for (const c of corpus.filter((x) => x.kind === 'n')) {
       const response = responseTo(c);
       const code = expectErrorContract(response, c.file);
-      if (c.body.length > BODY_LIMIT) expect({ file: c.file, status: response.status, code }).toEqual({ file: c.file, status: 413, code: 41301 });
-      else expect({ file: c.file, status: response.status, refused: [40001, 40002].includes(code) }).toEqual({ file: c.file, status: 400, refused: true });
+      if (c.body.length > BODY_LIMIT)
+        expect({ file: c.file, status: response.status, code }).toEqual({ file: c.file, status: 413, code: 41301 });
+      else
+        expect({ file: c.file, status: response.status, refused: [40001, 40002].includes(code) }).toEqual({
+          file: c.file,
+          status: 400,
+          refused: true,
+        });
     }
   });
 
@@ -94,8 +111,15 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
       }
       const code = expectErrorContract(response, c.file);
       const actual = { file: c.file, status: response.status, code, message: JSON.parse(response.text).message };
-      if (expected.error === 40003) expect(actual).toEqual({ file: c.file, status: 400, code: 40003, message: expected.message });
-      else expect({ ...actual, message: undefined }).toEqual({ file: c.file, status: expected.status, code: expected.error, message: undefined });
+      if (expected.error === 40003)
+        expect(actual).toEqual({ file: c.file, status: 400, code: 40003, message: expected.message });
+      else
+        expect({ ...actual, message: undefined }).toEqual({
+          file: c.file,
+          status: expected.status,
+          code: expected.error,
+          message: undefined,
+        });
     }
   });
 
@@ -107,7 +131,10 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
         continue;
       }
       expectErrorContract(response, c.file);
-      expect({ file: c.file, clientError: response.status >= 400 && response.status < 500 }).toEqual({ file: c.file, clientError: true });
+      expect({ file: c.file, clientError: response.status >= 400 && response.status < 500 }).toEqual({
+        file: c.file,
+        clientError: true,
+      });
     }
   });
 
@@ -117,7 +144,8 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
       const expected = expectedOutcome(c.body, BODY_LIMIT);
       if (expected.status === 200 && responseTo(c).status === 200) valid.push(expected.plant);
     }
-    const byId = (a: { id: string }, b: { id: string }) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0);
+    const byId = (a: { id: string }, b: { id: string }) =>
+      BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0;
     const rows = (await t.plants()).sort(byId);
     expect(rows).toEqual(valid.map((p) => ({ id: p.id.toString(), name: p.name, tag: p.tag ?? null })).sort(byId));
   });
@@ -134,7 +162,11 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
     ];
     for (const c of cases) {
       expect(Buffer.byteLength(c.body)).toBeLessThanOrEqual(BODY_LIMIT);
-      const result = await exchange(t.url, postBytes(c.body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }), { deadlineMs: 10_000, stopAfterResponses: 1 });
+      const result = await exchange(
+        t.url,
+        postBytes(c.body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }),
+        { deadlineMs: 10_000, stopAfterResponses: 1 },
+      );
       const response = result.responses[0];
       if (!response) throw new Error(`no response to a deeply nested body (connection ${result.ending})`);
       const outcome = response.status === 200 ? 200 : expectErrorContract(response);
@@ -149,12 +181,20 @@ describe('the JSONTestSuite corpus as POST /plants bodies', () => {
     const sent: Array<{ file: string; id: number; expected: number }> = [];
     for (const c of corpus.filter((x) => x.kind === 'y')) {
       id += 1;
-      const body = Buffer.concat([Buffer.from(`{"id": ${id}, "name": "corpus ${c.file}", "extra": `), c.body, Buffer.from('}')]);
+      const body = Buffer.concat([
+        Buffer.from(`{"id": ${id}, "name": "corpus ${c.file}", "extra": `),
+        c.body,
+        Buffer.from('}'),
+      ]);
       const expected = expectedOutcome(body, BODY_LIMIT);
-      const result = await exchange(t.url, postBytes(body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }), {
-        deadlineMs: 10_000,
-        stopAfterResponses: 1,
-      });
+      const result = await exchange(
+        t.url,
+        postBytes(body, { authorization: `Bearer ${t.token}`, contentType: 'application/json' }),
+        {
+          deadlineMs: 10_000,
+          stopAfterResponses: 1,
+        },
+      );
       const response = result.responses[0];
       expect({ file: c.file, status: response?.status }).toEqual({ file: c.file, status: expected.status });
       if (response && response.status !== 200) expectErrorContract(response, c.file);

@@ -19,11 +19,14 @@ async function holdWriteLock(path: string, ms: number): Promise<ChildProcess> {
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${ms});`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await once(child.stdout!, 'data');
+  await once(child.stdout, 'data');
   return child;
 }
 
-async function timed(url: string, init?: RequestInit): Promise<{ status: number; ms: number; headers: Headers; body: string }> {
+async function timed(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; ms: number; headers: Headers; body: string }> {
   const started = performance.now();
   const response = await fetch(url, init);
   const body = await response.text();
@@ -50,9 +53,17 @@ describe('SQLite write lock held by another process', () => {
   it('answers probes and refusals at once while a create waits, then 503 with Retry-After, then creates again once released', async () => {
     const path = join(dir, 'plantstore.sqlite');
     const { token } = await createTokenWithCli(`sqlite:${path}`, 'lock');
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${path}`, SQLITE_BUSY_TIMEOUT_MS: String(BUSY_TIMEOUT_MS), AUTH_FAILURE_LIMIT_PER_MINUTE: '0' });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${path}`,
+      SQLITE_BUSY_TIMEOUT_MS: String(BUSY_TIMEOUT_MS),
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    });
     const post = (id: number) =>
-      timed(`${server!.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: `{"id": ${id}, "name": "locked ${id}"}` });
+      timed(`${server!.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: `{"id": ${id}, "name": "locked ${id}"}`,
+      });
     expect((await post(1)).status).toBe(200); // warms the token cache and the statement
 
     const holder = await holdWriteLock(path, HOLD_MS);
@@ -62,8 +73,20 @@ describe('SQLite write lock held by another process', () => {
     for (let i = 0; i < 5; i++) {
       meanwhile.push(await timed(`${server.url}/healthz`));
       meanwhile.push(await timed(`${server.url}/readyz`));
-      meanwhile.push(await timed(`${server.url}/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
-      meanwhile.push(await timed(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"id": "x"}' }));
+      meanwhile.push(
+        await timed(`${server.url}/plants`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      );
+      meanwhile.push(
+        await timed(`${server.url}/plants`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"id": "x"}',
+        }),
+      );
     }
     const create = await waitingCreate;
     console.log(

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repositoryRoot } from '../../../../test-support/api-process.js';
-import { commandLine, run, type ImageConfig, type MountedImage, mountImage, startEntryPoint, type RunningEntryPoint } from './support/image-run.js';
+import {
+  commandLine,
+  run,
+  type ImageConfig,
+  type MountedImage,
+  mountImage,
+  startEntryPoint,
+  type RunningEntryPoint,
+} from './support/image-run.js';
 
 /**
  * The Dockerfile, built and run (README, "Running in a container"). Containers cannot be run
@@ -18,7 +26,9 @@ const enabled = flag === undefined || flag === '' ? process.env['CI'] === 'true'
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 
 if (!enabled) {
-  console.log('container image test skipped: it runs with CI=true or PLANTSTORE_TEST_CONTAINER=1, unless PLANTSTORE_TEST_CONTAINER=0 (needs root, buildah, podman, debootstrap)');
+  console.log(
+    'container image test skipped: it runs with CI=true or PLANTSTORE_TEST_CONTAINER=1, unless PLANTSTORE_TEST_CONTAINER=0 (needs root, buildah, podman, debootstrap)',
+  );
   describe('the container image', () => it.todo('needs PLANTSTORE_TEST_CONTAINER=1 or CI=true'));
 } else {
   describe('the container image', () => {
@@ -31,7 +41,11 @@ if (!enabled) {
     let server: RunningEntryPoint | undefined;
 
     beforeAll(async () => {
-      await run('bash', [join(repositoryRoot, 'apps/api/test/container/make-stand-in-base.sh'), join(workDir, 'base'), baseImage]);
+      await run('bash', [
+        join(repositoryRoot, 'apps/api/test/container/make-stand-in-base.sh'),
+        join(workDir, 'base'),
+        baseImage,
+      ]);
       rmSync(join(workDir, 'base'), { recursive: true, force: true });
       await run('buildah', [
         'bud',
@@ -62,7 +76,9 @@ if (!enabled) {
     it('runs as an unprivileged user, listens on 0.0.0.0:3000 and keeps its SQLite data in the /data volume', () => {
       expect(config.User).toBe('node');
       expect(mounted!.uid).not.toBe(0);
-      expect(config.Env).toEqual(expect.arrayContaining(['HOST=0.0.0.0', 'PORT=3000', 'DATABASE_URL=sqlite:/data/plantstore.sqlite']));
+      expect(config.Env).toEqual(
+        expect.arrayContaining(['HOST=0.0.0.0', 'PORT=3000', 'DATABASE_URL=sqlite:/data/plantstore.sqlite']),
+      );
       expect(Object.keys(config.ExposedPorts ?? {})).toEqual(['3000/tcp']);
       expect(Object.keys(config.Volumes ?? {})).toEqual(['/data']);
       expect(config.Cmd).toEqual(['node', 'dist/main.js']);
@@ -71,12 +87,27 @@ if (!enabled) {
 
     it('holds production dependencies only, with better-sqlite3 compiled in the image', () => {
       const store = readdirSync(join(mounted!.root, 'app/api/node_modules/.pnpm'));
-      for (const devOnly of ['typescript@', 'jest@', 'ts-jest@', 'supertest@', 'openapi-typescript@', '@types+jest@', '@types+better-sqlite3@']) {
+      for (const devOnly of [
+        'typescript@',
+        'jest@',
+        'ts-jest@',
+        'supertest@',
+        'openapi-typescript@',
+        '@types+jest@',
+        '@types+better-sqlite3@',
+      ]) {
         expect(store.filter((entry) => entry.startsWith(devOnly))).toEqual([]);
       }
       const sqlite = store.find((entry) => entry.startsWith('better-sqlite3@'));
       expect(sqlite).toBeDefined();
-      const binary = readFileSync(join(mounted!.root, 'app/api/node_modules/.pnpm', sqlite!, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'));
+      const binary = readFileSync(
+        join(
+          mounted!.root,
+          'app/api/node_modules/.pnpm',
+          sqlite!,
+          'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+        ),
+      );
       expect(binary.subarray(1, 4).toString()).toBe('ELF');
     });
 
@@ -96,7 +127,9 @@ if (!enabled) {
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
 
       server = await startEntryPoint(container, { PORT: String(port) });
-      expect(await postPlant(port, token, '{"id": 9223372036854775807, "name": "Another name"}')).toMatchObject({ status: 409 });
+      expect(await postPlant(port, token, '{"id": 9223372036854775807, "name": "Another name"}')).toMatchObject({
+        status: 409,
+      });
       expect(await postPlant(port, token, plant)).toEqual({ status: 200, body: '{"name":"Container fern"}' });
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
       server = undefined;

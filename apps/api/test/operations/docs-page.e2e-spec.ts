@@ -13,7 +13,8 @@ const SCREENSHOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../.
  */
 function chromiumPresent(): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
+  if (process.env['CI'] === 'true')
+    throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
   console.log(`docs page browser test skipped: no ${CHROMIUM} (apt-get install chromium)`);
   return false;
 }
@@ -27,7 +28,14 @@ describe('GET /docs in a real browser', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(() => browser?.close());
@@ -46,7 +54,11 @@ describe('GET /docs in a real browser', () => {
     expect(await operation.locator('.opblock-summary-path').innerText()).toContain('/plants');
     expect(await page.locator('.info .title').innerText()).toContain('Plant Store');
     // OpenAPI 3.1 schemas are drawn by Swagger UI's JSON Schema 2020-12 renderer, one top-level article each.
-    const schemaTitles = await page.locator('section.models article[data-json-schema-level="0"] > .json-schema-2020-12-head .json-schema-2020-12__title').allInnerTexts();
+    const schemaTitles = await page
+      .locator(
+        'section.models article[data-json-schema-level="0"] > .json-schema-2020-12-head .json-schema-2020-12__title',
+      )
+      .allInnerTexts();
     expect(schemaTitles).toEqual(expect.arrayContaining(['Plant', 'NewPlant', 'Error']));
     expect([...origins]).toEqual([t.url]);
 

@@ -6,7 +6,11 @@ const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/main
 
 /** Runs the built server until it exits; every line it wrote, parsed. */
 function failedStart(env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [mainJs], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, [mainJs], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   const lines = (text: string) => text.split('\n').filter((line) => line !== '');
   return {
     status: result.status,
@@ -18,11 +22,19 @@ function failedStart(env: Record<string, string>) {
 
 describe('a server that cannot start', () => {
   it('writes only JSON lines, Nest start-up included, and ends with one fatal line on stderr (exit 1)', () => {
-    const run = failedStart({ DATABASE_URL: 'postgres://postgres:s3cret@127.0.0.1:1/unreachable', PG_CONNECT_TIMEOUT_MS: '1000' });
+    const run = failedStart({
+      DATABASE_URL: 'postgres://postgres:s3cret@127.0.0.1:1/unreachable',
+      PG_CONNECT_TIMEOUT_MS: '1000',
+    });
     expect(run.status).toBe(1);
     expect(run.stdout.length).toBeGreaterThan(0);
     expect(run.stdout[0]).toMatchObject({ level: 'info', context: 'NestFactory', service: 'plantstore' });
-    expect(run.stderr).toEqual([expect.objectContaining({ level: 'fatal', msg: expect.stringMatching(/^failed to start: .*ECONNREFUSED 127\.0\.0\.1:1/) })]);
+    expect(run.stderr).toEqual([
+      expect.objectContaining({
+        level: 'fatal',
+        msg: expect.stringMatching(/^failed to start: .*ECONNREFUSED 127\.0\.0\.1:1/),
+      }),
+    ]);
     expect(JSON.stringify(run)).not.toContain('s3cret');
   });
 
@@ -30,6 +42,11 @@ describe('a server that cannot start', () => {
     const run = failedStart({ PORT: 'x' });
     expect(run.status).toBe(2);
     expect(run.stdout).toEqual([]);
-    expect(run.stderr).toEqual([expect.objectContaining({ level: 'fatal', msg: 'invalid configuration: PORT must be an integer from 0 to 65535 (got "x")' })]);
+    expect(run.stderr).toEqual([
+      expect.objectContaining({
+        level: 'fatal',
+        msg: 'invalid configuration: PORT must be an integer from 0 to 65535 (got "x")',
+      }),
+    ]);
   });
 });

@@ -3,7 +3,10 @@ import { postPlant } from '../support/plant-requests.js';
 import { redisAvailable, REDIS_URL } from '../support/redis.js';
 import { startTestApp, startTestAppOn, type TestApp } from '../support/test-app.js';
 
-const RATE_LIMITED = { error: 42901, message: 'This token has used up its request budget for now; retry after the time in the Retry-After header.' };
+const RATE_LIMITED = {
+  error: 42901,
+  message: 'This token has used up its request budget for now; retry after the time in the Retry-After header.',
+};
 
 describe('limits', () => {
   it('per-token rate limit, in memory: the budget is per token and refusals carry Retry-After', async () => {
@@ -11,7 +14,8 @@ describe('limits', () => {
     try {
       const [a, b] = [await t.issueToken(), await t.issueToken()];
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await postPlant(t.url, a.token, `{"id": ${i}, "name": "p${i}"}`)).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await postPlant(t.url, a.token, `{"id": ${i}, "name": "p${i}"}`)).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await postPlant(t.url, a.token, '{"id": 99, "name": "late"}');
       expect(refused.body).toEqual(RATE_LIMITED);
@@ -49,7 +53,11 @@ describe('limits', () => {
     let second: TestApp | undefined;
     try {
       // The second instance shares the first one's database, as instances behind a load balancer do.
-      second = await startTestAppOn(first.database, { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL, REDIS_TIMEOUT_MS: '2000' });
+      second = await startTestAppOn(first.database, {
+        RATE_LIMIT_PER_MINUTE: '4',
+        REDIS_URL,
+        REDIS_TIMEOUT_MS: '2000',
+      });
       const { token } = await first.issueToken();
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {

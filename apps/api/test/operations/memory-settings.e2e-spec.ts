@@ -34,7 +34,10 @@ describe('memory settings of the built server', () => {
   });
 
   it('leaves the young generation to the operator who sets it on the command line', async () => {
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`, NODE_OPTIONS: '--max-semi-space-size=32' });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      NODE_OPTIONS: '--max-semi-space-size=32',
+    });
     expect(await heapSpaceSize(server.url, 'new')).toBeGreaterThan(16 * MIB);
   });
 });

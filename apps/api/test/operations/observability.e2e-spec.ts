@@ -57,7 +57,13 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
     // The request's own line; the refusal's line (tested below) carries the reqId too.
     const lines = ofRequest.filter((l) => l.msg === 'request completed');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'request completed', method: 'POST', route: '/plants', path: '/plants', status: 401 });
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      method: 'POST',
+      route: '/plants',
+      path: '/plants',
+      status: 401,
+    });
     expect(typeof lines[0].ms).toBe('number');
     expect(JSON.stringify(ofRequest)).not.toContain('secret-in-query');
   });
@@ -90,7 +96,9 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
     for (const [token, reason] of refusals) {
       const id = `refused-${reason}`;
       await withRequestId(postPlant(t.url, token, '{"id": 91, "name": "Ivy"}'), id);
-      const line = t.logs.lines.map((l) => JSON.parse(l)).find((l) => l.reqId === id && l.msg === 'authentication refused');
+      const line = t.logs.lines
+        .map((l) => JSON.parse(l))
+        .find((l) => l.reqId === id && l.msg === 'authentication refused');
       expect(line).toMatchObject({ level: 'warn', reason, client: '127.0.0.1' });
       if (token !== undefined) expect(JSON.stringify(line)).not.toContain(token);
     }

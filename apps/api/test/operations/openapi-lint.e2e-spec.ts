@@ -20,8 +20,14 @@ describe('GET /openapi.json: lint rules of the API tooling', () => {
   });
 
   it("passes Redocly's recommended rules without an error or a warning", async () => {
-    const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) });
-    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
+    const problems = await lintFromString({
+      source,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual(
+      [],
+    );
   });
 
   it("passes Spectral's oas ruleset without an error or a warning", async () => {

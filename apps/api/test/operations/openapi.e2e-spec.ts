@@ -4,6 +4,7 @@ import { useTestApp } from '../support/test-app.js';
 
 describe('GET /openapi.json: the served contract', () => {
   const t = useTestApp();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the served document, walked as plain JSON
   let document: Record<string, any>;
 
   beforeAll(async () => {
@@ -26,7 +27,11 @@ describe('GET /openapi.json: the served contract', () => {
 
   it('defines Plant, NewPlant (Plant plus a required int64 id) and Error as the spec does', () => {
     const { Plant, NewPlant, Error } = document['components'].schemas;
-    expect(Plant).toMatchObject({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } });
+    expect(Plant).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, tag: { type: 'string' } },
+    });
     expect(Object.keys(Plant.properties)).toEqual(['name', 'tag']);
     expect(NewPlant.required).toEqual(['id', 'name']);
     expect(NewPlant.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
@@ -38,19 +43,41 @@ describe('GET /openapi.json: the served contract', () => {
   });
 
   it('requires bearer auth on POST /plants and lists every status it can answer, each failure with the Error schema', () => {
-    expect(document['components'].securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document['components'].securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     const create = document['paths']['/plants'].post;
     expect(create.security).toEqual([{ bearerAuth: [] }]);
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
-    expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '501', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '405',
+      '408',
+      '409',
+      '413',
+      '415',
+      '429',
+      '431',
+      '500',
+      '501',
+      '503',
+    ]);
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see `document`
     for (const [status, response] of Object.entries<any>(create.responses)) {
-      if (status !== '200') expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      if (status !== '200')
+        expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
   });
 
   it('states the error-code table in its description', () => {
-    for (const code of [40000, 40001, 40002, 40003, 40101, 40102, 40301, 40401, 40501, 40801, 40901, 41301, 41501, 42901, 43101, 50001, 50301]) {
+    for (const code of [
+      40000, 40001, 40002, 40003, 40101, 40102, 40301, 40401, 40501, 40801, 40901, 41301, 41501, 42901, 43101, 50001,
+      50301,
+    ]) {
       expect(document['info'].description).toContain(`| ${code} |`);
     }
   });

@@ -25,7 +25,15 @@ describe('overload: 3,000 connections releasing 64 KiB creates together, SIGTERM
   it('sheds what exceeds the limits with 503 or a refused connection, answers every probe, loses nothing it acknowledged, and exits within SHUTDOWN_TIMEOUT', () => {
     const run = spawnSync(
       process.execPath,
-      [resolve(repositoryRoot, 'bench/overload.mjs'), '--json', '--sigterm', '--connections', '3000', '--shutdown-timeout-ms', String(SHUTDOWN_TIMEOUT_MS)],
+      [
+        resolve(repositoryRoot, 'bench/overload.mjs'),
+        '--json',
+        '--sigterm',
+        '--connections',
+        '3000',
+        '--shutdown-timeout-ms',
+        String(SHUTDOWN_TIMEOUT_MS),
+      ],
       { encoding: 'utf8', timeout: 150_000, maxBuffer: 1 << 24 },
     );
     // The bench's stderr says why it failed, when it did.
@@ -34,11 +42,16 @@ describe('overload: 3,000 connections releasing 64 KiB creates together, SIGTERM
     console.log(`overload: ${JSON.stringify(summary)}`);
 
     const answered = Object.entries(summary.statuses);
-    expect(answered.every(([status]) => ['200', '503'].includes(status) || status.startsWith('no response'))).toBe(true);
+    expect(answered.every(([status]) => ['200', '503'].includes(status) || status.startsWith('no response'))).toBe(
+      true,
+    );
     expect(summary.otherErrors).toEqual([]);
     // Shed before its body was read: 503/50301 with Retry-After (or a refused connection).
     expect(summary.statuses['503'] ?? 0).toBe(summary.shedWith50301AndRetryAfter);
-    expect((summary.statuses['503'] ?? 0) + answered.filter(([s]) => s.startsWith('no response')).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(0);
+    expect(
+      (summary.statuses['503'] ?? 0) +
+        answered.filter(([s]) => s.startsWith('no response')).reduce((n, [, c]) => n + c, 0),
+    ).toBeGreaterThan(0);
     expect(summary.okWithoutRow).toBe(0);
     expect(summary.health.probes).toBeGreaterThan(0);
     expect(summary.health.failed).toBe(0);

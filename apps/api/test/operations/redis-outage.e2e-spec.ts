@@ -59,7 +59,9 @@ describe('a frozen Redis behind the rate limits', () => {
       statuses.push((await postPlant(t.url, 'pst_not-a-real-token', '{"id": 1, "name": "x"}')).status);
       latencies.push(performance.now() - started);
     }
-    console.log(`frozen Redis: 20 create + refused pairs, slowest pair ${Math.max(...latencies).toFixed(0)} ms, median ${latencies.sort((a, b) => a - b)[10]!.toFixed(0)} ms`);
+    console.log(
+      `frozen Redis: 20 create + refused pairs, slowest pair ${Math.max(...latencies).toFixed(0)} ms, median ${latencies.sort((a, b) => a - b)[10]!.toFixed(0)} ms`,
+    );
     expect(statuses).toEqual(Array.from({ length: 20 }, () => [200, 401]).flat());
     // Without a deadline each request waited ~35 s and then lost its connection.
     expect(Math.max(...latencies)).toBeLessThan(2_000);

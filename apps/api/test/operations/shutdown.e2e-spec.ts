@@ -70,7 +70,9 @@ describe('graceful shutdown of the built server', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     const db = new Database(join(dir, 'plantstore.sqlite'), { readonly: true });
     try {
-      expect(db.prepare('SELECT CAST(id AS TEXT) AS id, name FROM plant').all()).toEqual([{ id: '777', name: 'in flight' }]);
+      expect(db.prepare('SELECT CAST(id AS TEXT) AS id, name FROM plant').all()).toEqual([
+        { id: '777', name: 'in flight' },
+      ]);
     } finally {
       db.close();
     }
@@ -85,7 +87,11 @@ describe('a keep-alive request in flight at SIGTERM', () => {
       const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
       const { token } = await createTokenWithCli(databaseUrl, 'keep-alive');
       // Long keep-alive and shutdown timeouts: only Connection: close can make the exit quick.
-      server = await startServerProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '20000', KEEP_ALIVE_TIMEOUT_MS: '20000' });
+      server = await startServerProcess({
+        DATABASE_URL: databaseUrl,
+        SHUTDOWN_TIMEOUT: '20000',
+        KEEP_ALIVE_TIMEOUT_MS: '20000',
+      });
       const { port } = new URL(server.url);
       const body = '{"id": 778, "name": "kept alive"}';
       const client = connect(Number(port), '127.0.0.1');
@@ -93,14 +99,17 @@ describe('a keep-alive request in flight at SIGTERM', () => {
       let text = '';
       client.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       const closed = once(client, 'close');
-      client.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      client.write(
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      );
       await new Promise((wait) => setTimeout(wait, 200));
       const exited = once(server.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
       server.child.kill('SIGTERM');
       await new Promise((wait) => setTimeout(wait, 300));
       client.write(body.slice(10));
       const answeredAt = await new Promise<number>((resolve) => {
-        const check = () => (text.includes('{"name":"kept alive"}') ? resolve(performance.now()) : setTimeout(check, 10));
+        const check = () =>
+          text.includes('{"name":"kept alive"}') ? resolve(performance.now()) : setTimeout(check, 10);
         check();
       });
       expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);

@@ -8,7 +8,10 @@ const IDS = 200;
 // Id groups raced at once; with 5 requests per id at most 125 requests are in flight.
 const GROUPS_IN_FLIGHT = 25;
 const REVOCATION_BOUND_MS = 5_000;
-const INVALID_TOKEN = { error: 40102, message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.' };
+const INVALID_TOKEN = {
+  error: 40102,
+  message: 'The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.',
+};
 
 interface Sent {
   readonly id: bigint;
@@ -46,7 +49,10 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     const client = await connectPostgres(database.url);
     try {
       const { rows } = await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
-      expect(rows.map((r) => r.name)).toEqual(['CreatePlantsAndTokens1763712000000']);
+      expect(rows.map((r) => r.name)).toEqual([
+        'CreatePlantsAndTokens1763712000000',
+        'AddPlantCreatedOutbox1763798400000',
+      ]);
     } finally {
       await client.end();
     }
@@ -96,7 +102,10 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
       for (const sent of group) {
         const answer = answers.get(sent)!;
         if (sameContent(sent, row!)) {
-          expect([answer.status, answer.text]).toEqual([200, JSON.stringify(row!.tag === null ? { name: row!.name } : { name: row!.name, tag: row!.tag })]);
+          expect([answer.status, answer.text]).toEqual([
+            200,
+            JSON.stringify(row!.tag === null ? { name: row!.name } : { name: row!.name, tag: row!.tag }),
+          ]);
         } else {
           expect(answer.status).toBe(409);
           expect(JSON.parse(answer.text)).toMatchObject({ error: 40901 });
@@ -108,7 +117,9 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
   it('refuses a token revoked with the CLI on every instance within 5 s', async () => {
     const { id, token } = await createTokenWithCli(database.url, 'soon-revoked');
     // Accepted everywhere first, so a refusal afterwards is the revocation's doing.
-    const before = await Promise.all(servers.map((_, server) => post({ id: 42n + BigInt(server), server, name: 'before revocation' }, token)));
+    const before = await Promise.all(
+      servers.map((_, server) => post({ id: 42n + BigInt(server), server, name: 'before revocation' }, token)),
+    );
     expect(before.map((r) => r.status)).toEqual(servers.map(() => 200));
 
     const revoke = await runCli(['token', 'revoke', id], env);
@@ -124,12 +135,17 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
             expect(JSON.parse(answer.text)).toEqual(INVALID_TOKEN);
             return elapsed;
           }
-          if (elapsed > REVOCATION_BOUND_MS) throw new Error(`instance ${server} still answers ${answer.status} ${elapsed.toFixed(0)} ms after the revocation`);
+          if (elapsed > REVOCATION_BOUND_MS)
+            throw new Error(
+              `instance ${server} still answers ${answer.status} ${elapsed.toFixed(0)} ms after the revocation`,
+            );
           await new Promise((wait) => setTimeout(wait, 100));
         }
       }),
     );
-    console.log(`revocation seen by all ${INSTANCES} instances after ${refusedAfterMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `revocation seen by all ${INSTANCES} instances after ${refusedAfterMs.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    );
     for (const ms of refusedAfterMs) expect(ms).toBeLessThanOrEqual(REVOCATION_BOUND_MS);
   }, 30_000);
 
@@ -138,11 +154,12 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     return postPlantVia(agents[sent.server]!, servers[sent.server]!.url, token, body);
   }
 
-
   async function storedPlants(): Promise<Map<string, { name: string; tag: string | null }>> {
     const client = await connectPostgres(database.url);
     try {
-      const { rows } = await client.query<{ id: string; name: string; tag: string | null }>('SELECT CAST(id AS TEXT) AS id, name, tag FROM plant');
+      const { rows } = await client.query<{ id: string; name: string; tag: string | null }>(
+        'SELECT CAST(id AS TEXT) AS id, name, tag FROM plant',
+      );
       const byId = new Map(rows.map((r) => [r.id, { name: r.name, tag: r.tag }]));
       // The primary key forbids duplicates; counting them anyway makes "exactly one row" explicit.
       expect(byId.size).toBe(rows.length);

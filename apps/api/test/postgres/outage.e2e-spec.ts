@@ -28,8 +28,15 @@ describe('a server started while PostgreSQL refuses connections', () => {
     );
     expect(failure.message).toMatch(/^the server exited with code 1 before answering: /);
     // Its stderr is now that one line, after the prefix of the message.
-    const lastLine = failure.message.replace(/^the server exited with code 1 before answering: /, '').trim().split('\n').at(-1)!;
-    expect(JSON.parse(lastLine)).toMatchObject({ level: 'fatal', msg: expect.stringMatching(new RegExp(`^failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`)) });
+    const lastLine = failure.message
+      .replace(/^the server exited with code 1 before answering: /, '')
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    expect(JSON.parse(lastLine)).toMatchObject({
+      level: 'fatal',
+      msg: expect.stringMatching(new RegExp(`^failed to start: .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}`)),
+    });
     expect(failure.message).not.toContain('s3cret');
     expect(performance.now() - started).toBeLessThan(DETECTION_BOUND_MS);
   });
@@ -74,7 +81,8 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
       if (answers.some((a) => a.status === 200)) return elapsed;
       // While recovering, an answer is a 200 or a prompt 503, never anything else.
       for (const a of answers) expect([a.status, JSON.parse(a.text)]).toEqual([503, UNAVAILABLE]);
-      if (elapsed > RECOVERY_BOUND_MS) throw new Error(`still 503 ${elapsed.toFixed(0)} ms after the database came back`);
+      if (elapsed > RECOVERY_BOUND_MS)
+        throw new Error(`still 503 ${elapsed.toFixed(0)} ms after the database came back`);
       await new Promise((wait) => setTimeout(wait, 50));
     }
   }
@@ -104,7 +112,9 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
     await proxy.open();
     const recoveryMs = await untilServed(1, performance.now());
     expect(await readiness()).toEqual([200, expect.objectContaining({ status: 'ok' })]);
-    console.log(`PostgreSQL refusing connections: first 503 after ${detectionMs.toFixed(0)} ms; first 200 ${recoveryMs.toFixed(0)} ms after it was reachable again`);
+    console.log(
+      `PostgreSQL refusing connections: first 503 after ${detectionMs.toFixed(0)} ms; first 200 ${recoveryMs.toFixed(0)} ms after it was reachable again`,
+    );
 
     // Nothing was half-written during the outage: only plants answered 200 exist.
     expect(await storedNames()).toEqual(['before the outage', 'after the outage']);
@@ -127,7 +137,9 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
     // failover. Connections that never answer must be dropped, not handed out again and again.
     await proxy.open();
     const recoveryMs = await untilServed(5, performance.now());
-    console.log(`PostgreSQL silent (partition/failover): first 503 after ${detectionMs.toFixed(0)} ms; first 200 ${recoveryMs.toFixed(0)} ms after new connections got through`);
+    console.log(
+      `PostgreSQL silent (partition/failover): first 503 after ${detectionMs.toFixed(0)} ms; first 200 ${recoveryMs.toFixed(0)} ms after new connections got through`,
+    );
     const after = [];
     for (let i = 0; i < 10; i++) after.push((await post('after the partition')).status);
     expect(after).toEqual(Array(10).fill(200));

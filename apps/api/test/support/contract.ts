@@ -19,16 +19,19 @@ type Operation = { responses: Record<string, { content?: Record<string, { schema
 export function recordResponses(app: NestFastifyApplication): { check(): void } {
   const contract = new Contract(app.get(OpenApiDocumentStore).document);
   const recorded: RecordedResponse[] = [];
-  app.getHttpAdapter().getInstance().addHook('onSend', (request, reply, payload, done) => {
-    recorded.push({
-      method: request.method.toLowerCase(),
-      path: request.url.split('?', 1)[0] ?? '/',
-      status: reply.statusCode,
-      contentType: String(reply.getHeader('content-type') ?? ''),
-      body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', (request, reply, payload, done) => {
+      recorded.push({
+        method: request.method.toLowerCase(),
+        path: request.url.split('?', 1)[0] ?? '/',
+        status: reply.statusCode,
+        contentType: String(reply.getHeader('content-type') ?? ''),
+        body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
+      });
+      done(null, payload);
     });
-    done(null, payload);
-  });
   return { check: () => recorded.forEach((response) => contract.check(response)) };
 }
 
@@ -59,17 +62,22 @@ class Contract {
     if (documented === undefined) throw new Error(`${where}: status not listed in the OpenAPI document`);
     const [mediaType, content] = Object.entries(documented.content ?? {})[0] ?? [];
     if (mediaType === undefined || content === undefined) return;
-    if (!response.contentType.startsWith(mediaType)) throw new Error(`${where}: content type ${response.contentType}, documented ${mediaType}`);
+    if (!response.contentType.startsWith(mediaType))
+      throw new Error(`${where}: content type ${response.contentType}, documented ${mediaType}`);
     if (mediaType === 'application/json') this.assertBody(where, response, rewriteRefs(content.schema));
   }
 
   private assertBody(where: string, response: RecordedResponse, schema: object): void {
-    if (!response.contentType.startsWith('application/json')) throw new Error(`${where}: ${response.contentType} where JSON was documented`);
+    if (!response.contentType.startsWith('application/json'))
+      throw new Error(`${where}: ${response.contentType} where JSON was documented`);
     const key = JSON.stringify(schema);
     const validate = this.validators.get(key) ?? this.ajv.compile(schema);
     this.validators.set(key, validate);
     const body: unknown = JSON.parse(response.body);
-    if (!validate(body)) throw new Error(`${where}: body ${response.body.slice(0, 200)} does not match: ${this.ajv.errorsText(validate.errors)}`);
+    if (!validate(body))
+      throw new Error(
+        `${where}: body ${response.body.slice(0, 200)} does not match: ${this.ajv.errorsText(validate.errors)}`,
+      );
   }
 }
 

@@ -1,9 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPostgresDatabase, DEFAULT_PG_ADMIN_URL, PG_URL_VARIABLE, postgresAdminUrl } from '../../../../test-support/postgres-databases.js';
+import {
+  createPostgresDatabase,
+  DEFAULT_PG_ADMIN_URL,
+  PG_URL_VARIABLE,
+  postgresAdminUrl,
+} from '../../../../test-support/postgres-databases.js';
 
-export { connectPostgres, databaseUrl, DEFAULT_PG_ADMIN_URL, PG_URL_VARIABLE, postgresAdminUrl } from '../../../../test-support/postgres-databases.js';
+export {
+  connectPostgres,
+  databaseUrl,
+  DEFAULT_PG_ADMIN_URL,
+  PG_URL_VARIABLE,
+  postgresAdminUrl,
+} from '../../../../test-support/postgres-databases.js';
 /** Every database the e2e suites create starts with this; test-app refuses any other. */
 export const E2E_DATABASE_PREFIX = 'plantstore_e2e_';
 
@@ -43,7 +54,12 @@ export const sqliteEngine: TestEngine = {
   async createDatabase() {
     const directory = mkdtempSync(join(tmpdir(), 'plantstore-e2e-'));
     const path = join(directory, 'plantstore.sqlite');
-    return { engine: 'sqlite', url: `sqlite:${path}`, name: path, drop: async () => rmSync(directory, { recursive: true, force: true }) };
+    return {
+      engine: 'sqlite',
+      url: `sqlite:${path}`,
+      name: path,
+      drop: async () => rmSync(directory, { recursive: true, force: true }),
+    };
   },
 };
 

@@ -14,7 +14,13 @@ export function keepAliveAgent(maxSockets: number): Agent {
   return new Agent({ keepAlive: true, maxSockets });
 }
 
-export function postPlantVia(agent: Agent, url: string, token: string, body: string, timeoutMs = 15_000): Promise<PostResult> {
+export function postPlantVia(
+  agent: Agent,
+  url: string,
+  token: string,
+  body: string,
+  timeoutMs = 15_000,
+): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${url}/plants`,
@@ -22,13 +28,19 @@ export function postPlantVia(agent: Agent, url: string, token: string, body: str
         method: 'POST',
         agent,
         timeout: timeoutMs,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
         res.on('error', reject);
+        // A server killed mid-answer: the partial response must not pass for a whole one.
+        res.on('aborted', () => reject(new Error('response aborted')));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${timeoutMs} ms`)));

@@ -10,7 +10,11 @@ export interface RawResponse {
  * Sends bytes exactly as given (for requests no HTTP client would produce) and reads until
  * the server closes the connection, or fails after `timeoutMs`.
  */
-export function rawRequest(url: string, bytes: string | Buffer, options: { timeoutMs?: number; keepOpen?: boolean } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  bytes: string | Buffer,
+  options: { timeoutMs?: number; keepOpen?: boolean } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);

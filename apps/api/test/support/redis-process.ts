@@ -24,17 +24,26 @@ export async function startRedisProcess(): Promise<RedisProcess | undefined> {
     return undefined;
   }
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `redis://127.0.0.1:${port}`;
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: (attempt) => (attempt > 50 ? null : 100) });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => (attempt > 50 ? null : 100),
+  });
   for (let attempt = 0; ; attempt++) {
     try {
       await client.connect();
       await client.ping();
       break;
     } catch (error) {
-      if (attempt > 50) throw new Error(`redis-server on port ${port} did not start: ${(error as Error).message}`);
+      if (attempt > 50)
+        throw new Error(`redis-server on port ${port} did not start: ${(error as Error).message}`, { cause: error });
       client.disconnect();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

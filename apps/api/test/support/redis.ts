@@ -7,14 +7,22 @@ export const REDIS_URL = process.env['PLANTSTORE_TEST_REDIS_URL'] || 'redis://12
  * elsewhere its suites skip with one line saying how to enable them.
  */
 export async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000, retryStrategy: () => null });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     await client.ping();
     return true;
   } catch (error) {
-    if (process.env['CI'] === 'true') throw new Error(`Redis at ${REDIS_URL} is unreachable in CI: ${(error as Error).message}`);
-    console.log(`Redis rate-limit suite skipped: no Redis at ${REDIS_URL} (start one, or set PLANTSTORE_TEST_REDIS_URL)`);
+    if (process.env['CI'] === 'true')
+      throw new Error(`Redis at ${REDIS_URL} is unreachable in CI: ${(error as Error).message}`, { cause: error });
+    console.log(
+      `Redis rate-limit suite skipped: no Redis at ${REDIS_URL} (start one, or set PLANTSTORE_TEST_REDIS_URL)`,
+    );
     return false;
   } finally {
     client.disconnect();

@@ -33,7 +33,10 @@ export interface TestApp {
  * of `engine` (a temp SQLite file by default, or a new PostgreSQL database), listening on an
  * ephemeral 127.0.0.1 port. close() stops the app and removes the database.
  */
-export async function startTestApp(env: Record<string, string> = {}, engine: TestEngine = sqliteEngine): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  engine: TestEngine = sqliteEngine,
+): Promise<TestApp> {
   const database = await engine.createDatabase();
   try {
     return await launch(database, env, () => database.drop());
@@ -62,7 +65,8 @@ export function useTestApp(env: Record<string, string> = {}, engine: TestEngine 
   });
   afterAll(() => started?.close());
   const current = (): TestApp => {
-    if (started === undefined) throw new Error('the test app is used outside the tests of the describe block that started it');
+    if (started === undefined)
+      throw new Error('the test app is used outside the tests of the describe block that started it');
     return started;
   };
   return new Proxy({} as SuiteApp, { get: (_target, key) => (key === 'token' ? token : Reflect.get(current(), key)) });
@@ -76,7 +80,11 @@ export function startTestAppOn(database: TestDatabase, env: Record<string, strin
   return launch(database, env, async () => undefined);
 }
 
-async function launch(database: TestDatabase, env: Record<string, string>, afterClose: () => Promise<void>): Promise<TestApp> {
+async function launch(
+  database: TestDatabase,
+  env: Record<string, string>,
+  afterClose: () => Promise<void>,
+): Promise<TestApp> {
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'trace', ...env });
   refuseNonTestDatabase(config);
   const logs = new LogCapture();
@@ -99,7 +107,10 @@ async function launch(database: TestDatabase, env: Record<string, string>, after
     config,
     logs,
     async issueToken(options = {}) {
-      const issued = await new IssueToken(tokens, nodeTokenSecrets, systemClock).execute({ name: 'e2e', scopes: options.scopes });
+      const issued = await new IssueToken(tokens, nodeTokenSecrets, systemClock).execute({
+        name: 'e2e',
+        scopes: options.scopes,
+      });
       issuedTokens.push(issued.plaintext);
       return { id: issued.token.id, token: issued.plaintext };
     },
@@ -124,6 +135,7 @@ function refuseNonTestDatabase(config: AppConfig): void {
   const { database } = config;
   if (database.engine === 'sqlite' && database.path.startsWith(tmpdir())) return;
   if (database.engine === 'postgres' && new URL(database.url).pathname.slice(1).startsWith(E2E_DATABASE_PREFIX)) return;
-  const where = database.engine === 'sqlite' ? database.path : `PostgreSQL database ${new URL(database.url).pathname.slice(1)}`;
+  const where =
+    database.engine === 'sqlite' ? database.path : `PostgreSQL database ${new URL(database.url).pathname.slice(1)}`;
   throw new Error(`refusing to run e2e tests against ${where}`);
 }

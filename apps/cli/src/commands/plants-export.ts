@@ -31,7 +31,10 @@ export const plantsExport: Command = {
     const fileFormat = chooseFormat(values.format, values.output, 'ndjson', hint);
 
     return async (store) => {
-      const target = values.output === undefined ? undefined : { path: values.output, partial: `${values.output}.partial-${process.pid}` };
+      const target =
+        values.output === undefined
+          ? undefined
+          : { path: values.output, partial: `${values.output}.partial-${process.pid}` };
       const out: Writable = target === undefined ? process.stdout : createWriteStream(target.partial);
       let count = 0;
       try {
@@ -49,7 +52,9 @@ export const plantsExport: Command = {
         await write(out, formatPlants(page, fileFormat));
         count += page.length;
         if (target !== undefined) {
-          await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          await new Promise<void>((resolve, reject) =>
+            out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
           // Renamed only when complete: a file by that name is never a cut-off export.
           renameSync(target.partial, target.path);
         }
@@ -59,7 +64,9 @@ export const plantsExport: Command = {
         rmSync(target.partial, { force: true });
         throw namingTarget(error, target);
       }
-      process.stderr.write(`Exported ${format(count)} plant${count === 1 ? '' : 's'}${target ? ` to ${target.path}` : ''}.\n`);
+      process.stderr.write(
+        `Exported ${format(count)} plant${count === 1 ? '' : 's'}${target ? ` to ${target.path}` : ''}.\n`,
+      );
     };
   },
 };

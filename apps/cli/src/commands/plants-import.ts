@@ -59,7 +59,11 @@ export const plantsImport: Command = {
       },
     });
     const hint = usageHint(this);
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the file to import (- for stdin)' : 'import takes one file', hint);
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0 ? 'missing the file to import (- for stdin)' : 'import takes one file',
+        hint,
+      );
     const path = positionals[0]!;
     const fileFormat = chooseFormat(values.format, path, path === '-' ? 'ndjson' : undefined, hint);
     const batchSize = Number(values['batch-size']);
@@ -121,7 +125,10 @@ function renderSource(source: Source): { preamble?: string; text: Buffer | strin
   return source.raw === undefined ? undefined : { preamble: source.header, text: source.raw };
 }
 
-function openInput(path: string, hint: string): { stream: NodeJS.ReadableStream & { destroy(): void }; size: number | undefined } {
+function openInput(
+  path: string,
+  hint: string,
+): { stream: NodeJS.ReadableStream & { destroy(): void }; size: number | undefined } {
   if (path === '-') return { stream: process.stdin, size: undefined };
   let fd: number;
   try {
@@ -132,7 +139,10 @@ function openInput(path: string, hint: string): { stream: NodeJS.ReadableStream 
   }
   const stat = fstatSync(fd);
   if (stat.isDirectory()) throw new UsageError(`'${path}' is a directory`, hint);
-  return { stream: createReadStream('', { fd, highWaterMark: READ_CHUNK_BYTES }), size: stat.isFile() ? stat.size : undefined };
+  return {
+    stream: createReadStream('', { fd, highWaterMark: READ_CHUNK_BYTES }),
+    size: stat.isFile() ? stat.size : undefined,
+  };
 }
 
 async function* counted(stream: AsyncIterable<Buffer | string>, add: (bytes: number) => void): AsyncGenerator<Buffer> {
@@ -176,8 +186,10 @@ function report(result: ImportResult, seconds: number, json: boolean, rejects: R
       : `Imported ${plural(imported, 'plant')}; ${format(unchanged)} unchanged, ${plural(conflicts, 'conflict')}, ${format(invalid)} invalid.`,
     `${plural(lines, 'line')} in ${seconds.toFixed(2)} s (${format(rate)} lines/s).`,
   ];
-  if (rejects !== undefined && rejects.written > 0) out.push(`${plural(rejects.written, 'rejected line')} written to ${rejects.path}: fix them and import that file.`);
-  if (interrupted) out.push(`Interrupted after ${plural(lines, 'line')}: run the same command again to complete the import.`);
+  if (rejects !== undefined && rejects.written > 0)
+    out.push(`${plural(rejects.written, 'rejected line')} written to ${rejects.path}: fix them and import that file.`);
+  if (interrupted)
+    out.push(`Interrupted after ${plural(lines, 'line')}: run the same command again to complete the import.`);
   printLines(...out);
 }
 

@@ -32,7 +32,10 @@ export const tokenCreate: Command = {
     if (name === undefined) throw new UsageError('--name is required', usageHint(this));
     const lifetimeMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
     if (expiresIn !== undefined && lifetimeMs === undefined) {
-      throw new UsageError(`--expires-in must be a positive whole number followed by s, m, h or d (got '${expiresIn}')`, usageHint(this));
+      throw new UsageError(
+        `--expires-in must be a positive whole number followed by s, m, h or d (got '${expiresIn}')`,
+        usageHint(this),
+      );
     }
     const request = { name, scopes, expiresInMs: lifetimeMs };
     // The domain's own checks (name, scope names, an expiry past the year 9999), now: a refused

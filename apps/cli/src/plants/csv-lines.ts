@@ -27,7 +27,10 @@ export interface CsvSource {
  * Broken quoting leaves the rest of the file unreadable: the records before it are still
  * imported, and it ends the input as one unreadable line.
  */
-export async function* csvLines(chunks: AsyncIterable<Buffer>, maxRecordBytes: number): AsyncGenerator<ImportLine<CsvSource>[]> {
+export async function* csvLines(
+  chunks: AsyncIterable<Buffer>,
+  maxRecordBytes: number,
+): AsyncGenerator<ImportLine<CsvSource>[]> {
   const records: RawRecord[] = [];
   // on_record runs synchronously for each record: records parsed before an error are kept,
   // which the stream interface would drop along with its buffer.
@@ -90,7 +93,11 @@ class RecordReader {
       }
       const source = { header: this.header.raw, raw: withLineBreak(text) };
       if (record.length !== this.header.width) {
-        lines.push({ line, source, unreadable: `The record has ${record.length} fields; the header has ${this.header.width}.` });
+        lines.push({
+          line,
+          source,
+          unreadable: `The record has ${record.length} fields; the header has ${this.header.width}.`,
+        });
         continue;
       }
       const fields: Partial<Record<Column, string>> = {};
@@ -107,8 +114,13 @@ class RecordReader {
   /** The unreadable line that ends an input whose quoting is broken. */
   broken(error: CsvError): ImportLine<CsvSource> {
     this.finished = true;
-    const reason = error.code === 'CSV_MAX_RECORD_SIZE' ? 'a record is too long (an unclosed quote?)' : csvProblem(error);
-    return { line: this.linesBefore + 1, source: { header: this.header?.raw ?? '', raw: undefined }, unreadable: `The CSV cannot be read from here on: ${reason}.` };
+    const reason =
+      error.code === 'CSV_MAX_RECORD_SIZE' ? 'a record is too long (an unclosed quote?)' : csvProblem(error);
+    return {
+      line: this.linesBefore + 1,
+      source: { header: this.header?.raw ?? '', raw: undefined },
+      unreadable: `The CSV cannot be read from here on: ${reason}.`,
+    };
   }
 }
 
@@ -141,7 +153,9 @@ function csvProblem(error: CsvError): string {
 }
 
 function write(parser: ReturnType<typeof parse>, chunk: Buffer): Promise<CsvError | undefined> {
-  return new Promise((resolve) => parser.write(chunk, (error) => resolve((error ?? undefined) as CsvError | undefined)));
+  return new Promise((resolve) =>
+    parser.write(chunk, (error) => resolve((error ?? undefined) as CsvError | undefined)),
+  );
 }
 
 function end(parser: ReturnType<typeof parse>): Promise<CsvError | undefined> {

@@ -40,7 +40,10 @@ export class ImportProgress {
     const eta = fraction !== undefined && fraction > 0 ? ` ETA ${formatSeconds(seconds / fraction - seconds)}` : '';
     const counts = `${format(totals.lines)} lines, ${format(Math.round(rate))} lines/s`;
     if (this.output.isTTY) {
-      const bar = fraction === undefined ? '' : `[${'#'.repeat(Math.round(fraction * BAR_WIDTH)).padEnd(BAR_WIDTH, '-')}] ${Math.floor(fraction * 100)}% `;
+      const bar =
+        fraction === undefined
+          ? ''
+          : `[${'#'.repeat(Math.round(fraction * BAR_WIDTH)).padEnd(BAR_WIDTH, '-')}] ${Math.floor(fraction * 100)}% `;
       this.output.write(`\r\x1b[2K${bar}${counts}${eta}`);
       this.barShown = true;
     } else {

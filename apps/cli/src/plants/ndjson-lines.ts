@@ -17,7 +17,10 @@ export type NdjsonSource = string | Buffer | undefined;
  * are skipped. A line's source is a fresh string, not a view of the chunk it came from, so a
  * held line never pins a whole chunk in memory.
  */
-export async function* ndjsonLines(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<ImportLine<NdjsonSource>[]> {
+export async function* ndjsonLines(
+  chunks: AsyncIterable<Buffer>,
+  maxLineBytes: number,
+): AsyncGenerator<ImportLine<NdjsonSource>[]> {
   let first = true;
   for await (const group of splitLines(chunks, maxLineBytes)) {
     const lines: ImportLine<NdjsonSource>[] = [];
@@ -47,7 +50,8 @@ function looksLikeCsv(text: string): boolean {
 }
 
 function readLine({ number, bytes }: ByteLine, maxLineBytes: number): ImportLine<NdjsonSource> | undefined {
-  if (bytes === undefined) return { line: number, source: undefined, unreadable: `The line is longer than ${maxLineBytes} bytes.` };
+  if (bytes === undefined)
+    return { line: number, source: undefined, unreadable: `The line is longer than ${maxLineBytes} bytes.` };
   if (isBlank(bytes)) return undefined;
   const reading = readJsonObject(bytes, 'The line');
   if (!reading.ok) return { line: number, source: reading.text ?? Buffer.from(bytes), unreadable: reading.message };

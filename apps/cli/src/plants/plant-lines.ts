@@ -10,7 +10,8 @@ export const CSV_HEADER = 'id,name,tag\n';
  * possible, and of a Number would round it); CSV quotes what needs quoting.
  */
 export function formatPlants(plants: readonly Plant[], fileFormat: FileFormat): string {
-  if (fileFormat === 'csv') return stringify(plants.map((plant) => [plant.id.toString(), plant.name.value, plant.tag?.value ?? '']));
+  if (fileFormat === 'csv')
+    return stringify(plants.map((plant) => [plant.id.toString(), plant.name.value, plant.tag?.value ?? '']));
   let text = '';
   for (const plant of plants) {
     const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag.value)}`;

@@ -30,6 +30,8 @@ export class RejectsFile<S> {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
   }
 }

@@ -53,9 +53,16 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 
   /** Passport's verdict: the principal, or an AuthenticationRefused saying why there is none. */
-  override handleRequest<TUser = Principal>(error: unknown, user: unknown, _info: unknown, context: ExecutionContext): TUser {
+  override handleRequest<TUser = Principal>(
+    error: unknown,
+    user: unknown,
+    _info: unknown,
+    context: ExecutionContext,
+  ): TUser {
     if (user) return user as TUser;
-    if (error) throw error;
+    // Passport hands over what a strategy failed with: an Error from this adapter's own strategy.
+    if (error instanceof Error) throw error;
+    if (error) throw new Error('the bearer strategy failed with a value that is not an Error');
     // passport-http-bearer fails without a reason: tell "no bearer credentials" from "bad ones".
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
     throw new AuthenticationRefused(typeof header === 'string' && BEARER_SCHEME.test(header) ? 'malformed' : 'missing');

@@ -18,7 +18,10 @@ export class ScopeGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (scope === undefined) return true;
     const request = context.switchToHttp().getRequest<{ user?: Principal; ip: string }>();
     if (request.user?.can(scope)) return true;

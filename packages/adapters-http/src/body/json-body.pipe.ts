@@ -18,10 +18,10 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
   async transform(request: FastifyRequest): Promise<JsonObject> {
     // Node keeps the first of repeated Content-Type headers; a proxy may keep the last. Refuse the ambiguity.
     if (headerCount(request.raw.rawHeaders, 'content-type') > 1) throw new ApiError(Failures.repeatedContentType);
-    const transferCodings = codingsOf(request.headers['transfer-encoding']).filter((coding) => coding !== 'chunked');
+    const transferCodings = codingsBesides(request.headers['transfer-encoding'], 'chunked');
     if (transferCodings.length > 0) throw new ApiError(Failures.transferCodingNotImplemented(transferCodings));
     // A compressed body read as plain JSON would be refused as invalid, or worse, guessed at (RFC 9110 §8.4).
-    const contentCodings = codingsOf(request.headers['content-encoding']).filter((coding) => coding !== 'identity');
+    const contentCodings = codingsBesides(request.headers['content-encoding'], 'identity');
     if (contentCodings.length > 0) throw new ApiError(Failures.contentCoded(contentCodings));
     if (!isJsonContentType(request.headers['content-type'])) throw new ApiError(Failures.notJson);
     const body = await readBody(request.raw, this.options.bodyLimitBytes);
@@ -33,7 +33,15 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
   }
 }
 
-function codingsOf(header: string | string[] | undefined): string[] {
-  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
-  return values.flatMap((value) => value.split(',')).map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '');
+const NO_CODINGS: readonly string[] = [];
+
+/** The codings a header lists (lower-cased), except the one that changes nothing here. */
+function codingsBesides(header: string | string[] | undefined, harmless: string): readonly string[] {
+  // Almost every request has neither header: nothing to split.
+  if (header === undefined) return NO_CODINGS;
+  const values = Array.isArray(header) ? header : [header];
+  return values
+    .flatMap((value) => value.split(','))
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== harmless);
 }

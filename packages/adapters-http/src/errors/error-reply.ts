@@ -17,7 +17,11 @@ export function errorReply(failure: Failure, options: { closeConnection?: boolea
   const body: ErrorBody = { error: failure.code, message: failure.message };
   return {
     status: statusOf(failure.code),
-    headers: { ...failure.headers, 'content-type': 'application/json; charset=utf-8', ...(options.closeConnection ? { connection: 'close' } : {}) },
+    headers: {
+      ...failure.headers,
+      'content-type': 'application/json; charset=utf-8',
+      ...(options.closeConnection ? { connection: 'close' } : {}),
+    },
     payload: JSON.stringify(body),
   };
 }

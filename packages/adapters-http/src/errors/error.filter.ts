@@ -24,11 +24,15 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const notAllowed = this.methodNotAllowed(exception, request);
-    const { failure, unexpected } = notAllowed === undefined ? toErrorResponse(exception) : { failure: notAllowed, unexpected: false };
+    const { failure, unexpected } =
+      notAllowed === undefined ? toErrorResponse(exception) : { failure: notAllowed, unexpected: false };
     if (exception instanceof StorageUnavailableError) this.metrics.databaseUnavailable();
     if (unexpected) {
       this.metrics.internalError();
-      this.logger.error(`${request.method} ${request.routeOptions.url ?? 'unmatched'} failed`, exception instanceof Error ? exception.stack : String(exception));
+      this.logger.error(
+        `${request.method} ${request.routeOptions.url ?? 'unmatched'} failed`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
     }
     if (reply.sent) return;
     // The client may still be sending a body we will not read: do not keep the connection for it.

@@ -56,7 +56,10 @@ export const Failures = {
     code: ErrorCode.PayloadTooLarge,
     message: `The request body is larger than the limit of ${limitBytes} bytes.`,
   }),
-  notJson: { code: ErrorCode.UnsupportedMediaType, message: 'Send the body as JSON with "Content-Type: application/json".' },
+  notJson: {
+    code: ErrorCode.UnsupportedMediaType,
+    message: 'Send the body as JSON with "Content-Type: application/json".',
+  },
   contentCoded: (codings: readonly string[]): Failure => ({
     code: ErrorCode.UnsupportedMediaType,
     message: `Content-Encoding ${codings.join(', ')} is not supported; send the JSON body uncompressed.`,
@@ -65,18 +68,45 @@ export const Failures = {
     code: ErrorCode.TransferCodingNotImplemented,
     message: `Transfer-Encoding ${codings.join(', ')} is not supported; send the body with chunked or a Content-Length.`,
   }),
-  repeatedContentType: { code: ErrorCode.UnsupportedMediaType, message: 'Send exactly one Content-Type header: "Content-Type: application/json".' },
+  repeatedContentType: {
+    code: ErrorCode.UnsupportedMediaType,
+    message: 'Send exactly one Content-Type header: "Content-Type: application/json".',
+  },
   tooManyRequests: { code: ErrorCode.RateLimited, message: `Too many requests; retry after ${RETRY_AFTER_HEADER}.` },
   tokenBudgetSpent: (retryAfterSeconds: number): Failure =>
-    retryLater(`This token has used up its request budget for now; retry after ${RETRY_AFTER_HEADER}.`, retryAfterSeconds),
+    retryLater(
+      `This token has used up its request budget for now; retry after ${RETRY_AFTER_HEADER}.`,
+      retryAfterSeconds,
+    ),
   authFailuresThrottled: (retryAfterSeconds: number): Failure =>
-    retryLater(`Too many failed authentications from this address; retry after ${RETRY_AFTER_HEADER}.`, retryAfterSeconds),
+    retryLater(
+      `Too many failed authentications from this address; retry after ${RETRY_AFTER_HEADER}.`,
+      retryAfterSeconds,
+    ),
   headersTooLarge: { code: ErrorCode.HeadersTooLarge, message: 'The request headers are too large.' },
-  internal: { code: ErrorCode.Internal, message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.' },
-  storeUnavailable: { code: ErrorCode.Unavailable, message: 'The plant store is temporarily unavailable; retry shortly.', headers: { 'retry-after': '1' } },
-  serviceUnavailable: { code: ErrorCode.Unavailable, message: 'The service is temporarily unavailable; retry shortly.' },
-  busy: { code: ErrorCode.Unavailable, message: `The server is busy; retry after ${RETRY_AFTER_HEADER}.`, headers: { 'retry-after': '1' } },
-  shuttingDown: { code: ErrorCode.Unavailable, message: 'The server is shutting down; retry on another instance.', headers: { 'retry-after': '1' } },
+  internal: {
+    code: ErrorCode.Internal,
+    message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.',
+  },
+  storeUnavailable: {
+    code: ErrorCode.Unavailable,
+    message: 'The plant store is temporarily unavailable; retry shortly.',
+    headers: { 'retry-after': '1' },
+  },
+  serviceUnavailable: {
+    code: ErrorCode.Unavailable,
+    message: 'The service is temporarily unavailable; retry shortly.',
+  },
+  busy: {
+    code: ErrorCode.Unavailable,
+    message: `The server is busy; retry after ${RETRY_AFTER_HEADER}.`,
+    headers: { 'retry-after': '1' },
+  },
+  shuttingDown: {
+    code: ErrorCode.Unavailable,
+    message: 'The server is shutting down; retry on another instance.',
+    headers: { 'retry-after': '1' },
+  },
 } as const satisfies Record<string, Failure | ((...args: never[]) => Failure)>;
 
 function retryLater(message: string, retryAfterSeconds: number): Failure {

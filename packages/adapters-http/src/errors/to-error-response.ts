@@ -27,8 +27,10 @@ const BY_STATUS: Readonly<Record<number, Failure>> = {
 /** Turns any thrown value into its entry of the Failures table (docs/errors.md). */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiError) return expected(exception.failure);
-  if (exception instanceof PlantValidationError) return expected({ code: ErrorCode.ValidationFailed, message: exception.message });
-  if (exception instanceof PlantConflictError) return expected({ code: ErrorCode.PlantConflict, message: exception.message });
+  if (exception instanceof PlantValidationError)
+    return expected({ code: ErrorCode.ValidationFailed, message: exception.message });
+  if (exception instanceof PlantConflictError)
+    return expected({ code: ErrorCode.PlantConflict, message: exception.message });
   if (exception instanceof StorageUnavailableError) return expected(Failures.storeUnavailable);
   if (exception instanceof HttpException) {
     const known = BY_STATUS[exception.getStatus()];

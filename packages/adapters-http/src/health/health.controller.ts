@@ -22,7 +22,11 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
-  @ApiOperation({ operationId: 'liveness', summary: 'Liveness: the process is up', description: 'Answers 200 while the process runs; it checks nothing else.' })
+  @ApiOperation({
+    operationId: 'liveness',
+    summary: 'Liveness: the process is up',
+    description: 'Answers 200 while the process runs; it checks nothing else.',
+  })
   @ApiOkResponse({ description: 'Alive.', type: HealthSchema, example: { status: 'ok' } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -32,9 +36,14 @@ export class HealthController {
   @ApiOperation({
     operationId: 'readiness',
     summary: 'Readiness: the database answers and the server is not shutting down',
-    description: 'Answers 503 while the database cannot answer or the server drains, so that an orchestrator sends no traffic here.',
+    description:
+      'Answers 503 while the database cannot answer or the server drains, so that an orchestrator sends no traffic here.',
   })
-  @ApiOkResponse({ description: 'Ready.', type: ReadinessSchema, example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } })
+  @ApiOkResponse({
+    description: 'Ready.',
+    type: ReadinessSchema,
+    example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } },
+  })
   // Documented here: Terminus' own documentation states a 503 body the error filter replaces.
   @HealthCheck({ swaggerDocumentation: false })
   ready() {

@@ -54,9 +54,17 @@ async function afterPendingResponses(socket: Socket): Promise<void> {
 
 function rawErrorResponse(error: Error & { code?: string }): string {
   const failure =
-    error.code === 'HPE_HEADER_OVERFLOW' ? Failures.headersTooLarge : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? Failures.requestTimeout : Failures.malformedRequest;
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? Failures.headersTooLarge
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? Failures.requestTimeout
+        : Failures.malformedRequest;
   const { status, headers, payload } = errorReply(failure, { closeConnection: true });
-  const head = { 'content-type': headers['content-type'], 'content-length': String(Buffer.byteLength(payload)), ...headers };
+  const head = {
+    'content-type': headers['content-type'],
+    'content-length': String(Buffer.byteLength(payload)),
+    ...headers,
+  };
   const lines = Object.entries(head).map(([name, value]) => `${headerCase(name)}: ${value}\r\n`);
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${payload}`;
 }

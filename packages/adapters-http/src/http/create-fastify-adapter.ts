@@ -16,10 +16,17 @@ export interface ServerOptions {
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer } | undefined;
 }
 
-export const DEFAULT_SERVER_OPTIONS: ServerOptions = { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096 };
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = {
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 4_096,
+};
 
 /** Fastify with the transport-level behaviour of docs/http-api.md (errors the router never sees). */
-export function createFastifyAdapter(logger: PinoLogger, timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS): FastifyAdapter {
+export function createFastifyAdapter(
+  logger: PinoLogger,
+  timeouts: ServerOptions = DEFAULT_SERVER_OPTIONS,
+): FastifyAdapter {
   const adapter = new FastifyAdapter({
     // Each request logs through a child of `logger` bound to its reqId (see createHttpLogging);
     // Fastify's own per-request lines are off: request-hooks.ts writes a leaner one.
@@ -41,11 +48,13 @@ export function createFastifyAdapter(logger: PinoLogger, timeouts: ServerOptions
     clientErrorHandler,
     // The client's X-Request-Id when it is sane, else a fresh UUID; echoed by the request hooks.
     requestIdHeader: false,
-    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(request.headers['x-request-id']),
     // Requests arriving while closing get the Error body from configureHttp's draining hook instead.
     return503OnClosing: false,
     // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
-    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => sendError(reply, Failures.malformedUrl),
+    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) =>
+      sendError(reply, Failures.malformedUrl),
   });
   const fastify = adapter.getInstance();
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.

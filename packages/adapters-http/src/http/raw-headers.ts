@@ -5,6 +5,10 @@
  */
 export function headerCount(rawHeaders: readonly string[], name: string): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) count++;
+  // The length first: most headers differ in it, and lower-casing them would copy each one.
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const header = rawHeaders[i]!;
+    if (header.length === name.length && header.toLowerCase() === name) count++;
+  }
   return count;
 }

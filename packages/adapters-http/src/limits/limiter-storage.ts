@@ -58,7 +58,8 @@ export class InMemoryLimiterStorage implements LimiterStorage {
   private evictExpired(now: number): void {
     if (this.windows.size < this.sweepAt) return;
     this.sweeps++;
-    for (const [key, window] of this.windows) if (window.resetAt <= now && window.blockedUntil <= now) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (window.resetAt <= now && window.blockedUntil <= now) this.windows.delete(key);
     this.sweepAt = Math.max(SWEEP_THRESHOLD, 2 * this.windows.size);
   }
 }

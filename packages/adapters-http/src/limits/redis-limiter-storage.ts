@@ -59,7 +59,15 @@ export class RedisLimiterStorage implements LimiterStorage {
       this.nextProbeAt = now + this.options.retryIntervalMs;
     }
     try {
-      const [hits, blockTtlMs] = (await this.redis.eval(HIT, 2, `${this.prefix}${key}:hits`, `${this.prefix}${key}:blocked`, windowMs, limit, blockMs)) as [number, number];
+      const [hits, blockTtlMs] = (await this.redis.eval(
+        HIT,
+        2,
+        `${this.prefix}${key}:hits`,
+        `${this.prefix}${key}:blocked`,
+        windowMs,
+        limit,
+        blockMs,
+      )) as [number, number];
       if (!this.available) {
         this.available = true;
         this.logger.warn('rate-limit counters reachable again: limiting resumed');
@@ -70,7 +78,9 @@ export class RedisLimiterStorage implements LimiterStorage {
       if (this.available) {
         this.available = false;
         this.nextProbeAt = Date.now() + this.options.retryIntervalMs;
-        this.logger.warn(`rate-limit counters unavailable, not limiting until Redis answers again: ${(error as Error).message}`);
+        this.logger.warn(
+          `rate-limit counters unavailable, not limiting until Redis answers again: ${(error as Error).message}`,
+        );
       }
       return NOT_COUNTED;
     }

@@ -13,10 +13,15 @@ export class TokenRateLimitGuard implements CanActivate {
     @Inject(LIMITER_STORAGE) private readonly storage: LimiterStorage,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Not async: with the budget off (the default) no promise is made for each request.
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const limit = this.options.rateLimitPerMinute;
     const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
     if (limit === 0 || principal === undefined) return true;
+    return this.spend(principal, limit);
+  }
+
+  private async spend(principal: Principal, limit: number): Promise<boolean> {
     const record = await this.storage.hit(`token:${principal.tokenId}`, 60_000, limit, 60_000);
     if (record.blockedForSeconds > 0) throw new ApiError(Failures.tokenBudgetSpent(record.blockedForSeconds));
     return true;

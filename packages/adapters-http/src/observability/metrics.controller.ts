@@ -15,7 +15,11 @@ export class MetricsController {
   constructor(private readonly metrics: PlantStoreMetrics) {}
 
   @Get()
-  @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics', description: 'Request, plant, authentication and process metrics for a Prometheus scrape.' })
+  @ApiOperation({
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description: 'Request, plant, authentication and process metrics for a Prometheus scrape.',
+  })
   @ApiProduces('text/plain')
   @ApiOkResponse({
     description: 'Prometheus text exposition format.',

@@ -13,7 +13,10 @@ const LINE_FORMAT = {
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label: string) => ({ level: label }) },
   // Nothing here ever logs headers; the redaction is a second line of defence.
-  redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'], censor: '[redacted]' },
+  redact: {
+    paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'token'],
+    censor: '[redacted]',
+  },
 };
 
 /** JSON lines on stdout, written asynchronously so logging stays off the request's path. */

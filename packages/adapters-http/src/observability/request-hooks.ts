@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
@@ -27,7 +28,11 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    request.log[reply.statusCode >= 500 ? 'error' : 'info'](
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    // Below LOG_LEVEL the line is dropped anyway: skip building it (and testing the route) for every request.
+    // request.log is a child of the pino logger given to Fastify (createFastifyAdapter).
+    if (!(request.log as PinoLogger).isLevelEnabled(level)) return done();
+    request.log[level](
       {
         method: request.method,
         route,

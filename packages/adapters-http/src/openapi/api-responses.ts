@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { statusOf, type ErrorCode } from '../errors/error-codes.js';
+import { statusOf } from '../errors/error-codes.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { ErrorSchema } from './api-schemas.js';
 
@@ -13,8 +13,12 @@ const WWW_AUTHENTICATE: Record<string, Header> = {
     example: 'Bearer realm="plantstore", error="invalid_token"',
   },
 };
-const RETRY_AFTER: Record<string, Header> = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' }, example: 1 } };
-const ALLOW: Record<string, Header> = { Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'POST' } };
+const RETRY_AFTER: Record<string, Header> = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' }, example: 1 },
+};
+const ALLOW: Record<string, Header> = {
+  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'POST' },
+};
 
 interface DocumentedFailure {
   readonly description: string;
@@ -24,19 +28,47 @@ interface DocumentedFailure {
 
 /** Every non-2xx status an operation can answer, with what it means and a real body. */
 const FAILURES = {
-  400: { description: 'Malformed request, invalid JSON, not an object, or invalid fields (40000-40003).', example: Failures.missingHost },
-  401: { description: 'Missing or refused bearer token (40101, 40102).', example: Failures.invalidToken, headers: WWW_AUTHENTICATE },
-  403: { description: 'The token lacks the plants:write scope (40301).', example: Failures.insufficientScope('plants:write'), headers: WWW_AUTHENTICATE },
-  405: { description: 'Method not allowed (40501).', example: Failures.methodNotAllowed('PUT', '/plants', ['POST']), headers: ALLOW },
+  400: {
+    description: 'Malformed request, invalid JSON, not an object, or invalid fields (40000-40003).',
+    example: Failures.missingHost,
+  },
+  401: {
+    description: 'Missing or refused bearer token (40101, 40102).',
+    example: Failures.invalidToken,
+    headers: WWW_AUTHENTICATE,
+  },
+  403: {
+    description: 'The token lacks the plants:write scope (40301).',
+    example: Failures.insufficientScope('plants:write'),
+    headers: WWW_AUTHENTICATE,
+  },
+  405: {
+    description: 'Method not allowed (40501).',
+    example: Failures.methodNotAllowed('PUT', '/plants', ['POST']),
+    headers: ALLOW,
+  },
   408: { description: 'The request took too long to arrive (40801).', example: Failures.requestTimeout },
-  409: { description: 'The id exists with a different name or tag (40901).', example: { code: 40901, message: 'A plant with id 1 already exists with a different name or tag; choose another id.' } },
+  409: {
+    description: 'The id exists with a different name or tag (40901).',
+    example: {
+      code: 40901,
+      message: 'A plant with id 1 already exists with a different name or tag; choose another id.',
+    },
+  },
   413: { description: 'Body larger than the limit (41301).', example: Failures.bodyOverLimit(65_536) },
   415: { description: 'Content-Type is not JSON, or the body is content-coded (41501).', example: Failures.notJson },
   429: { description: 'Rate limit exceeded (42901).', example: Failures.tokenBudgetSpent(1), headers: RETRY_AFTER },
   431: { description: 'Request headers too large (43101).', example: Failures.headersTooLarge },
   500: { description: 'Unexpected internal failure (50001).', example: Failures.internal },
-  501: { description: 'A Transfer-Encoding other than chunked (50101).', example: Failures.transferCodingNotImplemented(['gzip']) },
-  503: { description: 'Database unavailable or the server shutting down (50301).', example: Failures.storeUnavailable, headers: RETRY_AFTER },
+  501: {
+    description: 'A Transfer-Encoding other than chunked (50101).',
+    example: Failures.transferCodingNotImplemented(['gzip']),
+  },
+  503: {
+    description: 'Database unavailable or the server shutting down (50301).',
+    example: Failures.storeUnavailable,
+    headers: RETRY_AFTER,
+  },
 } as const satisfies Record<number, DocumentedFailure>;
 
 export type FailureStatus = keyof typeof FAILURES;
@@ -50,7 +82,8 @@ export function ApiFailures(...statuses: FailureStatus[]): MethodDecorator & Cla
     ApiExtraModels(ErrorSchema),
     ...statuses.map((status) => {
       const failure: DocumentedFailure = FAILURES[status];
-      if (statusOf(failure.example.code as ErrorCode) !== status) throw new Error(`the example of ${status} has code ${failure.example.code}`);
+      if (statusOf(failure.example.code) !== status)
+        throw new Error(`the example of ${status} has code ${failure.example.code}`);
       return ApiResponse({
         status,
         description: failure.description,

@@ -21,7 +21,10 @@ const TAG = {
   example: 'tropical',
 } as const;
 
-@ApiSchema({ name: 'Plant', description: 'A plant as the store answers it: its name, and its tag when it has one (never the id).' })
+@ApiSchema({
+  name: 'Plant',
+  description: 'A plant as the store answers it: its name, and its tag when it has one (never the id).',
+})
 export class PlantSchema {
   @ApiProperty(NAME)
   readonly name!: string;
@@ -35,7 +38,8 @@ export class NewPlantSchema {
   @ApiProperty({
     type: 'integer',
     format: 'int64',
-    description: 'Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).',
+    description:
+      'Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).',
     example: 1,
   })
   readonly id!: number;
@@ -49,10 +53,19 @@ export class NewPlantSchema {
 
 @ApiSchema({ name: 'Error', description: 'The body of every non-2xx response.' })
 export class ErrorSchema {
-  @ApiProperty({ type: 'integer', format: 'int32', description: 'Stable application error code (see the table in the API description).', example: ErrorCode.ValidationFailed })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    description: 'Stable application error code (see the table in the API description).',
+    example: ErrorCode.ValidationFailed,
+  })
   readonly error!: number;
 
-  @ApiProperty({ type: 'string', description: 'What went wrong, as a sentence a person can act on.', example: 'name must not be empty.' })
+  @ApiProperty({
+    type: 'string',
+    description: 'What went wrong, as a sentence a person can act on.',
+    example: 'name must not be empty.',
+  })
   readonly message!: string;
 }
 
@@ -64,7 +77,11 @@ export class HealthSchema {
 
 const INDICATORS = {
   type: 'object',
-  additionalProperties: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['up', 'down'] } } },
+  additionalProperties: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['up', 'down'] } },
+  },
   selfRequired: false,
 } satisfies ApiPropertyOptions;
 

@@ -37,21 +37,28 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Plant Store')
     .setVersion('1.0.0')
     .setDescription(
-      'Creates plants. Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' + ERROR_TABLE,
+      'Creates plants. Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' +
+        ERROR_TABLE,
     )
     .setLicense('MIT', 'https://opensource.org/license/mit')
     .addServer('/', 'This server')
     .addTag(PLANTS_TAG, 'The plant store: create plants (bearer token with the `plants:write` scope).')
     .addTag(OPERATIONS_TAG, 'For operators and orchestrators: health, metrics and this documentation; no token needed.')
-    .addSecurity('bearerAuth', { type: 'http', scheme: 'bearer', description: 'An API token (`pst_…`) from `pnpm plantstore token create`.' })
+    .addSecurity('bearerAuth', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API token (`pst_…`) from `pnpm plantstore token create`.',
+    })
     .build();
   // Whoever runs the server answers for it; the project names no address of its own.
   config.info.contact = { name: 'The operators of this Plant Store server' };
   const document = SwaggerModule.createDocument(app, config);
-  for (const name of CLOSED_SCHEMAS) Object.assign(document.components!.schemas![name]!, { additionalProperties: false });
+  for (const name of CLOSED_SCHEMAS)
+    Object.assign(document.components!.schemas![name]!, { additionalProperties: false });
   // An operation that declares no bearer requirement is @Public(): say so, rather than leave it unstated.
   for (const path of Object.values(document.paths)) {
-    for (const operation of [path.get, path.post]) if (operation && operation.security === undefined) operation.security = [];
+    for (const operation of [path.get, path.post])
+      if (operation && operation.security === undefined) operation.security = [];
   }
   return document;
 }

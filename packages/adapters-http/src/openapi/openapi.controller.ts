@@ -28,8 +28,16 @@ export class OpenApiController {
 
   @Get('openapi.json')
   @Header('cache-control', 'no-cache')
-  @ApiOperation({ operationId: 'openApiDocument', summary: 'This document', description: 'The OpenAPI 3.1 description of this API, generated from its code.' })
-  @ApiOkResponse({ description: 'OpenAPI 3.1 document.', schema: { type: 'object' }, example: { openapi: '3.1.0', info: { title: 'Plant Store', version: '1.0.0' } } })
+  @ApiOperation({
+    operationId: 'openApiDocument',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 description of this API, generated from its code.',
+  })
+  @ApiOkResponse({
+    description: 'OpenAPI 3.1 document.',
+    schema: { type: 'object' },
+    example: { openapi: '3.1.0', info: { title: 'Plant Store', version: '1.0.0' } },
+  })
   document(): OpenAPIObject {
     return this.store.document;
   }

@@ -2,7 +2,9 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { JsonBodyPipe } from '../body/json-body.pipe.js';
 import { NewPlantPipe } from './new-plant.pipe.js';
 
-const RawRequest = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest());
+const RawRequest = createParamDecorator((_data: unknown, context: ExecutionContext) =>
+  context.switchToHttp().getRequest<unknown>(),
+);
 
 /** The request body as a validated domain Plant; read only after the guards passed. */
 export const NewPlantBody = () => RawRequest(undefined, JsonBodyPipe, NewPlantPipe);

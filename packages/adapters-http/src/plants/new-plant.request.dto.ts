@@ -1,6 +1,11 @@
 import { checkNewPlantShape, type FieldViolation, type UncheckedNewPlant } from '@plantstore/domain';
 import { numberLiteral, type JsonObject } from '@plantstore/json-reader';
-import { Validate, ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  Validate,
+  ValidatorConstraint,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 
 type Field = keyof UncheckedNewPlant;
 

@@ -1,6 +1,12 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PlantConflictError, type CreatePlant, type CreatePlantResult, type Plant, type Principal } from '@plantstore/domain';
+import {
+  PlantConflictError,
+  type CreatePlant,
+  type CreatePlantResult,
+  type Plant,
+  type Principal,
+} from '@plantstore/domain';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
@@ -30,8 +36,19 @@ export class PlantsController {
       'Creates a new plant in the store. The id is chosen by the client, so a create is safely retryable: the same id with the same name and tag answers 200 with the stored plant and writes nothing; the same id with different content answers 409.',
   })
   @ApiBearerAuth('bearerAuth')
-  @ApiBody({ type: NewPlantSchema, required: true, description: 'The plant to create.', examples: { plant: { summary: 'A plant with a tag', value: { id: 1, name: 'Monstera deliciosa', tag: 'tropical' } } } })
-  @ApiOkResponse({ description: 'Plant response (created, or an identical retry).', type: PlantSchema, example: { name: 'Monstera deliciosa', tag: 'tropical' } })
+  @ApiBody({
+    type: NewPlantSchema,
+    required: true,
+    description: 'The plant to create.',
+    examples: {
+      plant: { summary: 'A plant with a tag', value: { id: 1, name: 'Monstera deliciosa', tag: 'tropical' } },
+    },
+  })
+  @ApiOkResponse({
+    description: 'Plant response (created, or an identical retry).',
+    type: PlantSchema,
+    example: { name: 'Monstera deliciosa', tag: 'tropical' },
+  })
   @ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503)
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
     const result = await this.countedCreate(plant, principal);

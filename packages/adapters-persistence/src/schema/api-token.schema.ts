@@ -31,4 +31,7 @@ function apiTokenSchema(engine: Engine): EntitySchema<ApiTokenRow> {
   });
 }
 
-export const ApiTokenSchema: Record<Engine, EntitySchema<ApiTokenRow>> = { sqlite: apiTokenSchema('sqlite'), postgres: apiTokenSchema('postgres') };
+export const ApiTokenSchema: Record<Engine, EntitySchema<ApiTokenRow>> = {
+  sqlite: apiTokenSchema('sqlite'),
+  postgres: apiTokenSchema('postgres'),
+};

@@ -1,5 +1,7 @@
 import type { FieldViolation } from './field-violation.js';
 
+// Control characters are exactly what this pattern is for.
+// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/u;
 const LONE_SURROGATE = /\p{Surrogate}/u;
 const ONLY_WHITE_SPACE = /^\p{White_Space}+$/u;

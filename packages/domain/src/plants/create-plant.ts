@@ -32,7 +32,8 @@ export class CreatePlant {
   async execute(command: CreatePlantCommand): Promise<CreatePlantResult> {
     const { plant } = command;
     // Type-checked callers cannot get here; plain JavaScript callers can.
-    if (!(plant instanceof Plant)) throw new TypeError('CreatePlant takes a Plant: parse the input with Plant.parse first');
+    if (!(plant instanceof Plant))
+      throw new TypeError('CreatePlant takes a Plant: parse the input with Plant.parse first');
     const result = await this.plants.insertIfAbsent(plant, {
       createdByTokenId: command.createdByTokenId,
       createdAt: this.clock.now(),

@@ -62,7 +62,8 @@ export class ImportPlants {
     private readonly batchSize = DEFAULT_IMPORT_BATCH_SIZE,
   ) {
     // Checked here so a wrong size fails at wiring time, not mid-import.
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size must be a positive integer, not ${batchSize}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new RangeError(`batch size must be a positive integer, not ${batchSize}`);
   }
 
   /**
@@ -96,26 +97,43 @@ export class ImportPlants {
     return { ...totals, interrupted: false };
   }
 
-  private async validate<S>(entry: ImportLine<S>, totals: Mutable<ImportTotals>, listener: ImportListener<S>): Promise<Plant | undefined> {
+  private async validate<S>(
+    entry: ImportLine<S>,
+    totals: Mutable<ImportTotals>,
+    listener: ImportListener<S>,
+  ): Promise<Plant | undefined> {
     const parsed = 'unreadable' in entry ? undefined : Plant.parse(entry.plant);
     if (parsed?.ok) return parsed.plant;
     totals.invalid++;
-    const message = parsed === undefined ? (entry as { unreadable: string }).unreadable : new PlantValidationError(parsed.violations).message;
+    const message =
+      parsed === undefined
+        ? (entry as { unreadable: string }).unreadable
+        : new PlantValidationError(parsed.violations).message;
     await listener.rejected({ entry, reason: 'invalid', message });
     return undefined;
   }
 
-  private async commit<S>(batch: readonly Valid<S>[], totals: Mutable<ImportTotals>, listener: ImportListener<S>): Promise<void> {
+  private async commit<S>(
+    batch: readonly Valid<S>[],
+    totals: Mutable<ImportTotals>,
+    listener: ImportListener<S>,
+  ): Promise<void> {
     // The first line of an id goes to the database; later lines of the same batch compare with what it stored.
     const firstOfId = new Map<string, Plant>();
     for (const { plant } of batch) if (!firstOfId.has(plant.id.toString())) firstOfId.set(plant.id.toString(), plant);
     const candidates = [...firstOfId.values()];
-    const outcomes = await this.plants.insertAllIfAbsent(candidates, { createdByTokenId: undefined, createdAt: this.clock.now() });
+    const outcomes = await this.plants.insertAllIfAbsent(candidates, {
+      createdByTokenId: undefined,
+      createdAt: this.clock.now(),
+    });
     const stored = new Map<string, { plant: Plant; inserted: boolean }>();
     candidates.forEach((plant, i) => {
       const outcome = outcomes[i];
-      if (outcome === undefined) throw new Error(`the repository returned no outcome for plant ${plant.id}`);
-      stored.set(plant.id.toString(), outcome.inserted ? { plant, inserted: true } : { plant: outcome.existing, inserted: false });
+      if (outcome === undefined) throw new Error(`the repository returned no outcome for plant ${plant.id.toString()}`);
+      stored.set(
+        plant.id.toString(),
+        outcome.inserted ? { plant, inserted: true } : { plant: outcome.existing, inserted: false },
+      );
     });
 
     for (const { entry, plant } of batch) {

@@ -39,7 +39,12 @@ export function checkNewPlantShape(
   return {
     // null counts as missing for the required fields, as class-validator's IsDefined has it.
     id: id === undefined || id === null ? NewPlantShape.idRequired : (numberLiteral(id) ?? NewPlantShape.idNotNumber),
-    name: name === undefined || name === null ? NewPlantShape.nameRequired : typeof name === 'string' ? name : NewPlantShape.nameNotString,
+    name:
+      name === undefined || name === null
+        ? NewPlantShape.nameRequired
+        : typeof name === 'string'
+          ? name
+          : NewPlantShape.nameNotString,
     tag: tag === undefined ? undefined : typeof tag === 'string' ? tag : NewPlantShape.tagNotString,
   };
 }

@@ -14,6 +14,6 @@ export class PlantValidationError extends DomainError {
 export class PlantConflictError extends DomainError {
   readonly code = 'PLANT_CONFLICT';
   constructor(readonly id: PlantId) {
-    super(`A plant with id ${id} already exists with a different name or tag; choose another id.`);
+    super(`A plant with id ${id.toString()} already exists with a different name or tag; choose another id.`);
   }
 }

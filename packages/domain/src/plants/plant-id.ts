@@ -5,8 +5,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 const MAX_INT64_DIGITS = 19;
 const JSON_NUMBER = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 
-export const PLANT_ID_RANGE_MESSAGE =
-  'id must be an integer between -9223372036854775808 and 9223372036854775807';
+export const PLANT_ID_RANGE_MESSAGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 
 /**
  * The client-chosen identity of a plant: an exact signed 64-bit integer. Two PlantId objects

@@ -7,9 +7,7 @@ export interface PlantProvenance {
   readonly createdAt: Date;
 }
 
-export type InsertOutcome =
-  | { readonly inserted: true }
-  | { readonly inserted: false; readonly existing: Plant };
+export type InsertOutcome = { readonly inserted: true } | { readonly inserted: false; readonly existing: Plant };
 
 /*
  * For every implementation of the plant ports:

@@ -23,8 +23,7 @@ export interface PlantJson {
 }
 
 export type PlantParseResult =
-  | { readonly ok: true; readonly plant: Plant }
-  | { readonly ok: false; readonly violations: readonly FieldViolation[] };
+  { readonly ok: true; readonly plant: Plant } | { readonly ok: false; readonly violations: readonly FieldViolation[] };
 
 /** A plant that passed every rule. The only way to get one is `Plant.parse` (or `fromStored`). */
 export class Plant {
@@ -39,9 +38,15 @@ export class Plant {
    * adapter already found of the wrong type (UncheckedNewPlant) is reported as it came.
    */
   static parse(input: NewPlantInput | UncheckedNewPlant): PlantParseResult {
-    const id = typeof input.id === 'object' ? input.id : typeof input.id === 'bigint' ? PlantId.fromBigInt(input.id) : PlantId.fromLiteral(input.id);
+    const id =
+      typeof input.id === 'object'
+        ? input.id
+        : typeof input.id === 'bigint'
+          ? PlantId.fromBigInt(input.id)
+          : PlantId.fromLiteral(input.id);
     const name = typeof input.name === 'object' ? [input.name] : PlantName.create(input.name);
-    const tag = input.tag === undefined ? undefined : typeof input.tag === 'object' ? [input.tag] : PlantTag.create(input.tag);
+    const tag =
+      input.tag === undefined ? undefined : typeof input.tag === 'object' ? [input.tag] : PlantTag.create(input.tag);
     if (id instanceof PlantId && name instanceof PlantName && !Array.isArray(tag)) {
       return { ok: true, plant: new Plant(id, name, tag) };
     }
@@ -55,8 +60,10 @@ export class Plant {
 
   /** Rebuilds a plant read from storage, where the rules were applied on the way in. */
   static fromStored(id: PlantId, name: string, tag: string | null | undefined): Plant {
-    const parsed = Plant.parse(tag === null || tag === undefined ? { id: id.value, name } : { id: id.value, name, tag });
-    if (!parsed.ok) throw new RangeError(`stored plant ${id} breaks the plant rules`);
+    const parsed = Plant.parse(
+      tag === null || tag === undefined ? { id: id.value, name } : { id: id.value, name, tag },
+    );
+    if (!parsed.ok) throw new RangeError(`stored plant ${id.toString()} breaks the plant rules`);
     return parsed.plant;
   }
 

@@ -1,5 +1,10 @@
 import type { PlantId } from '../plants/plant-id.js';
-import type { InsertOutcome, PlantBatchRepository, PlantProvenance, PlantRepository } from '../plants/plant-repository.js';
+import type {
+  InsertOutcome,
+  PlantBatchRepository,
+  PlantProvenance,
+  PlantRepository,
+} from '../plants/plant-repository.js';
 import type { Plant } from '../plants/plant.js';
 import { StorageUnavailableError } from '../common/errors.js';
 
@@ -33,7 +38,8 @@ export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepos
   async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
     this.batches.push(plants.length);
     if (this.unavailable) throw new StorageUnavailableError();
-    if (new Set(plants.map((p) => p.id.toString())).size !== plants.length) throw new Error('a batch must not repeat an id');
+    if (new Set(plants.map((p) => p.id.toString())).size !== plants.length)
+      throw new Error('a batch must not repeat an id');
     return plants.map((plant) => {
       const existing = this.rows.get(plant.id.toString());
       if (existing !== undefined) return { inserted: false, existing: existing.plant };

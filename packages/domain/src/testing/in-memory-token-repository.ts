@@ -9,7 +9,8 @@ export class InMemoryTokenRepository implements TokenRepository {
 
   async add(token: StoredApiToken): Promise<void> {
     if (this.tokens.has(token.id)) throw new Error(`token id ${token.id} already stored`);
-    if (this.rawRows().some((stored) => stored.hash === token.hash)) throw new Error('a token with this hash is already stored');
+    if (this.rawRows().some((stored) => stored.hash === token.hash))
+      throw new Error('a token with this hash is already stored');
     this.tokens.set(token.id, { ...token });
   }
 

@@ -6,8 +6,7 @@ import type { TokenRepository, TokenSecrets } from './token-ports.js';
 export type AuthenticationFailure = 'malformed' | 'unknown' | 'expired' | 'revoked';
 
 export type AuthenticationResult =
-  | { readonly ok: true; readonly principal: Principal }
-  | { readonly ok: false; readonly reason: AuthenticationFailure };
+  { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: AuthenticationFailure };
 
 /** Turns a presented bearer token into the principal it stands for, or says why it cannot. */
 export class AuthenticateToken {

@@ -68,7 +68,10 @@ export class IssueToken {
  * when none is asked for, each once) and the expiry.
  * @throws {InvalidTokenRequestError} as IssueToken does for the name, a scope or the lifetime.
  */
-export function checkTokenRequest(command: IssueTokenCommand, now: Date): { scopes: Scope[]; expiresAt: Date | undefined } {
+export function checkTokenRequest(
+  command: IssueTokenCommand,
+  now: Date,
+): { scopes: Scope[]; expiresAt: Date | undefined } {
   const nameProblems = textViolations('name', command.name, IssueToken.MAX_NAME_CODE_POINTS);
   if (nameProblems.length > 0) throw new InvalidTokenRequestError(nameProblems.map((p) => p.message).join('; '));
   return { scopes: uniqueScopes(command.scopes), expiresAt: expiryOf(now, command.expiresInMs) };

@@ -25,6 +25,8 @@ export class TokenSecretsMisconfiguredError extends DomainError {
   readonly code = 'TOKEN_SECRETS_MISCONFIGURED';
 
   constructor() {
-    super('TokenSecrets.generateToken() made a token of the wrong shape: it must be "pst_" and 43 base64url characters (32 random bytes, unpadded)');
+    super(
+      'TokenSecrets.generateToken() made a token of the wrong shape: it must be "pst_" and 43 base64url characters (32 random bytes, unpadded)',
+    );
   }
 }

@@ -21,7 +21,9 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
  * here authenticate against a store written by, say, Node's `createHash`, and back.
  * @throws {Error} no `crypto` is given and `globalThis.crypto` is missing.
  */
-export function webCryptoTokenSecrets(crypto: WebCrypto | undefined = (globalThis as { crypto?: WebCrypto }).crypto): TokenSecrets {
+export function webCryptoTokenSecrets(
+  crypto: WebCrypto | undefined = (globalThis as { crypto?: WebCrypto }).crypto,
+): TokenSecrets {
   if (crypto === undefined) throw new Error('webCryptoTokenSecrets needs Web Crypto: globalThis.crypto is missing');
   return {
     generateToken: () => TOKEN_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32))),

@@ -2,7 +2,11 @@ import { Plant, type NewPlantInput } from '@plantstore/domain';
 
 /** Valid plant inputs by default; each test overrides only what it is about. */
 export const PlantInputMother = {
-  valid: (overrides: Partial<NewPlantInput> = {}): NewPlantInput => ({ id: '1', name: 'Monstera deliciosa', ...overrides }),
+  valid: (overrides: Partial<NewPlantInput> = {}): NewPlantInput => ({
+    id: '1',
+    name: 'Monstera deliciosa',
+    ...overrides,
+  }),
   withTag: (tag: string, overrides: Partial<NewPlantInput> = {}): NewPlantInput => ({
     id: '1',
     name: 'Monstera deliciosa',

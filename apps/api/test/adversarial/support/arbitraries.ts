@@ -6,18 +6,27 @@ import fc from 'fast-check';
  * fillers, soft hyphen), non-characters, and the edges of the control ranges.
  */
 const TRICKY = [
-  0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x115f, 0x1160, 0x3164, 0xffa0, 0xfffe, 0xffff, 0xfdd0, 0x1fffe,
-  0x10ffff, 0x001f, 0x0020, 0x007e, 0x007f, 0x009f, 0x00a0, 0x00a1, 0x2029, 0x202a, 0x205f, 0x2060, 0x3000, 0x3001,
+  0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x115f, 0x1160, 0x3164, 0xffa0, 0xfffe, 0xffff, 0xfdd0,
+  0x1fffe, 0x10ffff, 0x001f, 0x0020, 0x007e, 0x007f, 0x009f, 0x00a0, 0x00a1, 0x2029, 0x202a, 0x205f, 0x2060, 0x3000,
+  0x3001,
 ];
 /** Every Unicode White_Space code point, as the generator's source of "blank" text. */
-const BLANKS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2005, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+const BLANKS = [
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2005, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f,
+  0x3000,
+];
 
 /** One piece of text: a code point or, for surrogates, a single UTF-16 unit. */
 export const textPiece: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) },
   { weight: 3, arbitrary: fc.constantFrom(...BLANKS).map((c) => String.fromCodePoint(c)) },
   { weight: 2, arbitrary: fc.constantFrom(...TRICKY).map((c) => String.fromCodePoint(c)) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+      .map((c) => String.fromCharCode(c)),
+  },
   { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) },
   { weight: 3, arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)) },
   { weight: 3, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) },
@@ -32,10 +41,31 @@ const pieceCount = fc.oneof(
 
 /** Text with astral characters, controls, lone surrogates and white space of every kind. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 5, arbitrary: pieceCount.chain((n) => fc.array(textPiece, { minLength: n, maxLength: n })).map((p) => p.join('')) },
+  {
+    weight: 5,
+    arbitrary: pieceCount.chain((n) => fc.array(textPiece, { minLength: n, maxLength: n })).map((p) => p.join('')),
+  },
   // Only white space, or white space with one other piece: the "blank" rule's edges.
-  { weight: 2, arbitrary: pieceCount.chain((n) => fc.array(fc.constantFrom(...BLANKS).map((c) => String.fromCodePoint(c)), { minLength: n, maxLength: n })).map((p) => p.join('')) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ unit: fc.constantFrom(...BLANKS.map((c) => String.fromCodePoint(c))), maxLength: 10 }), textPiece).map(([a, b]) => a + b) },
+  {
+    weight: 2,
+    arbitrary: pieceCount
+      .chain((n) =>
+        fc.array(
+          fc.constantFrom(...BLANKS).map((c) => String.fromCodePoint(c)),
+          { minLength: n, maxLength: n },
+        ),
+      )
+      .map((p) => p.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.string({ unit: fc.constantFrom(...BLANKS.map((c) => String.fromCodePoint(c))), maxLength: 10 }),
+        textPiece,
+      )
+      .map(([a, b]) => a + b),
+  },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 210 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 70 }) },
 );
@@ -45,7 +75,9 @@ const F64 = 2n ** 53n;
 
 /** Integers at and around ±2^63, ±2^53 and 0, and anywhere in and beyond int64. */
 export const boundaryInteger: fc.Arbitrary<bigint> = fc.oneof(
-  fc.tuple(fc.constantFrom(0n, F64, -F64, INT64, -INT64, INT64 - 1n, -INT64 - 1n), fc.bigInt({ min: -3n, max: 3n })).map(([b, d]) => b + d),
+  fc
+    .tuple(fc.constantFrom(0n, F64, -F64, INT64, -INT64, INT64 - 1n, -INT64 - 1n), fc.bigInt({ min: -3n, max: 3n }))
+    .map(([b, d]) => b + d),
   fc.bigInt({ min: -(2n ** 66n), max: 2n ** 66n }),
   fc.bigInt({ min: -1000n, max: 1000n }),
 );
@@ -66,7 +98,8 @@ export interface LiteralShape {
 export function renderLiteral(s: LiteralShape): string {
   const sign = s.value < 0n || (s.value === 0n && s.negativeZero) ? '-' : '';
   const digits = (s.value < 0n ? -s.value : s.value).toString();
-  const e = (n: number) => `${s.upperE ? 'E' : 'e'}${n < 0 ? '-' : s.plusSign ? '+' : ''}${'0'.repeat(s.exponentPadding)}${Math.abs(n)}`;
+  const e = (n: number) =>
+    `${s.upperE ? 'E' : 'e'}${n < 0 ? '-' : s.plusSign ? '+' : ''}${'0'.repeat(s.exponentPadding)}${Math.abs(n)}`;
   switch (s.form) {
     case 'plain':
       return sign + digits;
@@ -105,14 +138,24 @@ export const anyNumberLiteral: fc.Arbitrary<string> = fc
     whole: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,24}$/)),
     fraction: fc.option(fc.stringMatching(/^[0-9]{1,24}$/), { nil: undefined }),
     exponent: fc.option(
-      fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.oneof(fc.stringMatching(/^[0-9]{1,3}$/), fc.stringMatching(/^[1-9][0-9]{9,20}$/))),
+      fc.tuple(
+        fc.constantFrom('e', 'E'),
+        fc.constantFrom('', '+', '-'),
+        fc.oneof(fc.stringMatching(/^[0-9]{1,3}$/), fc.stringMatching(/^[1-9][0-9]{9,20}$/)),
+      ),
       { nil: undefined },
     ),
   })
-  .map(({ negative, whole, fraction, exponent }) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ? exponent.join('') : ''}`);
+  .map(
+    ({ negative, whole, fraction, exponent }) =>
+      `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ? exponent.join('') : ''}`,
+  );
 
 /** Every integer literal of interest: boundary values in many spellings, and arbitrary literals. */
-export const idLiteral: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: literalShape.map(renderLiteral) }, { weight: 1, arbitrary: anyNumberLiteral });
+export const idLiteral: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: literalShape.map(renderLiteral) },
+  { weight: 1, arbitrary: anyNumberLiteral },
+);
 
 /**
  * Integers spelled with many zeros that an exponent cancels (`5000…0e-3000`,
@@ -138,5 +181,7 @@ export const scaledShape: fc.Arbitrary<ScaledShape> = fc.record({
 export function renderScaled({ value, zeros, delta, leading }: ScaledShape): string {
   const sign = value < 0n ? '-' : '';
   const digits = (value < 0n ? -value : value).toString();
-  return leading ? `${sign}0.${'0'.repeat(zeros)}${digits}e${zeros + digits.length + delta}` : `${sign}${digits}${'0'.repeat(zeros)}e${-(zeros - delta)}`;
+  return leading
+    ? `${sign}0.${'0'.repeat(zeros)}${digits}e${zeros + digits.length + delta}`
+    : `${sign}${digits}${'0'.repeat(zeros)}e${-(zeros - delta)}`;
 }

@@ -11,7 +11,8 @@ export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '
 const serverMain = join(repositoryRoot, 'apps/api/dist/main.js');
 
 function requireBuild(file: string): string {
-  if (!existsSync(file)) throw new Error(`${file} is missing: build first (\`npx tsc -b\` or \`pnpm test\`, which builds)`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: build first (\`npx tsc -b\` or \`pnpm test\`, which builds)`);
   return file;
 }
 
@@ -35,7 +36,10 @@ export interface BuiltServer {
  * Runs the production build (`node apps/api/dist/main.js`) as a child process on 127.0.0.1
  * and a free port, and waits until it answers HTTP. Stdout and stderr are captured.
  */
-export async function startBuiltServer(env: Record<string, string>, options: { readyTimeoutMs?: number } = {}): Promise<BuiltServer> {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  options: { readyTimeoutMs?: number } = {},
+): Promise<BuiltServer> {
   requireBuild(serverMain);
   let lastFailure = '';
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -46,8 +50,8 @@ export async function startBuiltServer(env: Record<string, string>, options: { r
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
-    child.stdout!.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr!.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     const url = `http://127.0.0.1:${port}`;
     const ready = await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 30_000);
@@ -66,9 +70,13 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null || child.signalCode !== null) return false;
-    const probe = await exchange(url, 'GET /adversarial-readiness-probe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', {
-      deadlineMs: 2_000,
-    });
+    const probe = await exchange(
+      url,
+      'GET /adversarial-readiness-probe HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+      {
+        deadlineMs: 2_000,
+      },
+    );
     if (probe.responses.length > 0) return true;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -6,8 +6,8 @@
 
 /** Unicode 15 PropList.txt, property White_Space: every code point, spelled out. */
 export const WHITE_SPACE: readonly number[] = [
-  0x0009, 0x000a, 0x000b, 0x000c, 0x000d, 0x0020, 0x0085, 0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
-  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x0009, 0x000a, 0x000b, 0x000c, 0x000d, 0x0020, 0x0085, 0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
+  0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ];
 const WHITE_SPACE_SET = new Set(WHITE_SPACE);
 
@@ -46,7 +46,8 @@ export function textProblems(field: string, text: string, max: number): string[]
   } else if (codePoints.every((c) => WHITE_SPACE_SET.has(c))) {
     problems.push(`${field} must not be only white space`);
   }
-  if (codePoints.some(isControl)) problems.push(`${field} must not contain control characters (U+0000-U+001F, U+007F-U+009F)`);
+  if (codePoints.some(isControl))
+    problems.push(`${field} must not contain control characters (U+0000-U+001F, U+007F-U+009F)`);
   if (hasLoneSurrogate(text)) problems.push(`${field} must not contain unpaired UTF-16 surrogates`);
   return problems;
 }
@@ -149,7 +150,11 @@ class StrictParser {
     if (c === '[') return this.array(depth);
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.s.startsWith(word, this.i)) {
         this.i += word.length;
         return value;
@@ -222,7 +227,16 @@ class StrictParser {
         continue;
       }
       const e = this.s[this.i++];
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (e !== undefined && e in simple) {
         out += simple[e];
       } else if (e === 'u') {

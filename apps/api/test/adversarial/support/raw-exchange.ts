@@ -61,7 +61,8 @@ export function exchange(url: string, steps: Step | readonly Step[], options: Ex
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
       const wanted = options.stopAfterResponses;
-      if (wanted !== undefined && parseResponses(Buffer.concat(received), false).responses.length >= wanted) finish('kept-open');
+      if (wanted !== undefined && parseResponses(Buffer.concat(received), false).responses.length >= wanted)
+        finish('kept-open');
     });
     // ECONNRESET / EPIPE: the server dropped the connection while data was in flight.
     socket.on('error', () => {
@@ -163,7 +164,12 @@ export function postBytes(body: string | Buffer, options: PostOptions = {}): Buf
   const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const lines = [`POST ${options.path ?? '/plants'} HTTP/1.1`, 'Host: 127.0.0.1'];
   if (options.authorization !== undefined) lines.push(`Authorization: ${options.authorization}`);
-  const types = options.contentType === undefined ? [] : typeof options.contentType === 'string' ? [options.contentType] : options.contentType;
+  const types =
+    options.contentType === undefined
+      ? []
+      : typeof options.contentType === 'string'
+        ? [options.contentType]
+        : options.contentType;
   for (const type of types) lines.push(`Content-Type: ${type}`);
   for (const [name, value] of options.extraHeaders ?? []) lines.push(`${name}: ${value}`);
   const length = options.contentLength === undefined ? payload.length : options.contentLength;

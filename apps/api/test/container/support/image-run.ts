@@ -24,10 +24,15 @@ export interface ImageConfig {
 /** Runs a command to completion; resolves with stdout, rejects with the end of its output. */
 export function run(command: string, args: readonly string[], timeoutMs = 15 * 60_000): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error === null) return done(stdout);
-      fail(new Error(`${command} ${args.join(' ')} failed (${error.message}):\n${(stdout + stderr).slice(-4_000)}`));
-    });
+    execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error === null) return done(stdout);
+        fail(new Error(`${command} ${args.join(' ')} failed (${error.message}):\n${(stdout + stderr).slice(-4_000)}`));
+      },
+    );
   });
 }
 
@@ -64,8 +69,10 @@ export async function mountImage(image: string): Promise<MountedImage> {
   };
   try {
     const root = (await run('buildah', ['mount', container])).trim();
-    const [inspected] = [JSON.parse(await run('buildah', ['inspect', '--type', 'image', image])) as { Docker: { config: ImageConfig } }];
-    const config = inspected!.Docker.config;
+    const [inspected] = [
+      JSON.parse(await run('buildah', ['inspect', '--type', 'image', image])) as { Docker: { config: ImageConfig } },
+    ];
+    const config = inspected.Docker.config;
     // Node and the metrics read /proc; /dev/null and /dev/urandom are expected by everyone.
     for (const [args, mountPoint] of [
       [['-t', 'proc', 'proc'], join(root, 'proc')],
@@ -84,7 +91,15 @@ export async function mountImage(image: string): Promise<MountedImage> {
       ...withOverrides(config.Env, env),
       ...argv,
     ];
-    return { root, config, uid, gid, chrootArgs, exec: (argv, env) => run('chroot', chrootArgs(argv, env), 60_000), remove };
+    return {
+      root,
+      config,
+      uid,
+      gid,
+      chrootArgs,
+      exec: (argv, env) => run('chroot', chrootArgs(argv, env), 60_000),
+      remove,
+    };
   } catch (error) {
     await remove();
     throw error;
@@ -98,7 +113,10 @@ function userOf(root: string, user: string): { uid: number; gid: number } {
     .find((entry) => entry.split(':')[0] === name || entry.split(':')[2] === name);
   if (line === undefined) throw new Error(`user ${user} is not in the image's /etc/passwd`);
   const fields = line.split(':');
-  return { uid: Number(fields[2]), gid: group !== undefined && /^[0-9]+$/.test(group) ? Number(group) : Number(fields[3]) };
+  return {
+    uid: Number(fields[2]),
+    gid: group !== undefined && /^[0-9]+$/.test(group) ? Number(group) : Number(fields[3]),
+  };
 }
 
 function withOverrides(env: readonly string[], overrides: Record<string, string>): string[] {
@@ -115,12 +133,18 @@ export interface RunningEntryPoint {
  * The image's entry point (Entrypoint + Cmd) under chroot, resolved once GET /healthz on
  * 127.0.0.1:PORT answers 200. chroot and env exec into the command, so signals reach it.
  */
-export async function startEntryPoint(image: MountedImage, env: Record<string, string>, timeoutMs = 60_000): Promise<RunningEntryPoint> {
+export async function startEntryPoint(
+  image: MountedImage,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<RunningEntryPoint> {
   const argv = [...(image.config.Entrypoint ?? []), ...image.config.Cmd];
   const child = spawn('chroot', image.chrootArgs(argv, env), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
   const running: RunningEntryPoint = {
     async stop(signal) {
       if (child.exitCode !== null || child.signalCode !== null) return exited;

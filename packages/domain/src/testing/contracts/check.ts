@@ -23,7 +23,8 @@ export function ensure(condition: boolean, message: string): void {
 /** Compares plain forms (plants as toJSON, dates as ISO text, bigints and undefined spelled out). */
 export function ensureEqual(actual: unknown, expected: unknown, what: string): void {
   const [shownActual, shownExpected] = [show(actual), show(expected)];
-  if (shownActual !== shownExpected) throw new ContractViolation(`${what}: expected ${shownExpected}, got ${shownActual}`);
+  if (shownActual !== shownExpected)
+    throw new ContractViolation(`${what}: expected ${shownExpected}, got ${shownActual}`);
 }
 
 export async function ensureRejects(attempt: () => Promise<unknown>, what: string): Promise<void> {
@@ -36,13 +37,16 @@ export async function ensureRejects(attempt: () => Promise<unknown>, what: strin
 }
 
 export function show(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return `${v}n`;
-    if (v === undefined) return '<undefined>';
-    // Keys sorted, so that two objects with the same fields compare equal whatever their order.
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)));
-    return v;
-  }) ?? '<undefined>';
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return `${v}n`;
+      if (v === undefined) return '<undefined>';
+      // Keys sorted, so that two objects with the same fields compare equal whatever their order.
+      if (v !== null && typeof v === 'object' && !Array.isArray(v))
+        return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)));
+      return v;
+    }) ?? '<undefined>'
+  );
 }
 
 /** An outcome as plain data: `"inserted"`, or the stored plant's plain form. */

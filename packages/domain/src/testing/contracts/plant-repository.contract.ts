@@ -26,7 +26,11 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
       name: 'inserts a plant whose id is free',
       run: async () => {
         const plants = await subject.empty();
-        ensureEqual(outcomeOf(await plants.insertIfAbsent(plant({ id: '1', name: 'Monstera' }), provenance)), 'inserted', 'first insert of id 1');
+        ensureEqual(
+          outcomeOf(await plants.insertIfAbsent(plant({ id: '1', name: 'Monstera' }), provenance)),
+          'inserted',
+          'first insert of id 1',
+        );
       },
     },
     {
@@ -38,7 +42,11 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
         const second = await plants.insertIfAbsent(plant({ id: '1', name: 'Ficus' }), provenance);
         ensureEqual(outcomeOf(second), { existing: stored.toJSON() }, 'second insert of id 1 with another name');
         const third = await plants.insertIfAbsent(plant({ id: '1', name: 'Pothos', tag: 'Araceae' }), provenance);
-        ensureEqual(outcomeOf(third), { existing: stored.toJSON() }, 'third insert of id 1: the first plant is still stored');
+        ensureEqual(
+          outcomeOf(third),
+          { existing: stored.toJSON() },
+          'third insert of id 1: the first plant is still stored',
+        );
       },
     },
     {
@@ -57,7 +65,11 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
         await plants.insertIfAbsent(plant({ id: '100', name: 'first' }), provenance);
         for (const id of ['1e2', '100.0', 100n]) {
           const again = await plants.insertIfAbsent(plant({ id, name: 'second' }), provenance);
-          ensureEqual(outcomeOf(again), { existing: { id: '100', name: 'first' } }, `insert of id written ${String(id)}`);
+          ensureEqual(
+            outcomeOf(again),
+            { existing: { id: '100', name: 'first' } },
+            `insert of id written ${String(id)}`,
+          );
         }
       },
     },
@@ -65,8 +77,16 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
       name: 'keeps ids exact: 9007199254740992 and 9007199254740993 are two plants',
       run: async () => {
         const plants = await subject.empty();
-        ensureEqual(outcomeOf(await plants.insertIfAbsent(plant({ id: TWO_TO_53, name: 'even' }), provenance)), 'inserted', 'insert of 2^53');
-        ensureEqual(outcomeOf(await plants.insertIfAbsent(plant({ id: TWO_TO_53 + 1n, name: 'odd' }), provenance)), 'inserted', 'insert of 2^53 + 1');
+        ensureEqual(
+          outcomeOf(await plants.insertIfAbsent(plant({ id: TWO_TO_53, name: 'even' }), provenance)),
+          'inserted',
+          'insert of 2^53',
+        );
+        ensureEqual(
+          outcomeOf(await plants.insertIfAbsent(plant({ id: TWO_TO_53 + 1n, name: 'odd' }), provenance)),
+          'inserted',
+          'insert of 2^53 + 1',
+        );
         const odd = await plants.insertIfAbsent(plant({ id: TWO_TO_53 + 1n, name: 'other' }), provenance);
         ensureEqual(outcomeOf(odd), { existing: { id: '9007199254740993', name: 'odd' } }, 'insert of 2^53 + 1 again');
       },
@@ -99,7 +119,10 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
         const plants = await subject.empty();
         await plants.insertIfAbsent(plant({ id: '1', name: 'Aloe' }), provenance);
         const again = await plants.insertIfAbsent(plant({ id: '1', name: 'Aloe', tag: 'succulent' }), provenance);
-        ensure(!again.inserted && again.existing.tag === undefined, `the stored plant has no tag, got ${String(!again.inserted && again.existing.tag?.value)}`);
+        ensure(
+          !again.inserted && again.existing.tag === undefined,
+          `the stored plant has no tag, got ${String(!again.inserted && again.existing.tag?.value)}`,
+        );
       },
     },
     {
@@ -137,10 +160,18 @@ export function plantBatchRepositoryContract(subject: PlantBatchRepositorySubjec
         const plants = await subject.empty();
         await plants.insertAllIfAbsent([plant({ id: '2', name: 'Ivy' })], provenance);
         const outcomes = await plants.insertAllIfAbsent(
-          [plant({ id: '3', name: 'Sage', tag: 'herb' }), plant({ id: '2', name: 'Not ivy' }), plant({ id: PlantId.MAX, name: 'max' })],
+          [
+            plant({ id: '3', name: 'Sage', tag: 'herb' }),
+            plant({ id: '2', name: 'Not ivy' }),
+            plant({ id: PlantId.MAX, name: 'max' }),
+          ],
           provenance,
         );
-        ensureEqual(outcomes.map(outcomeOf), ['inserted', { existing: { id: '2', name: 'Ivy' } }, 'inserted'], 'outcomes of the second batch');
+        ensureEqual(
+          outcomes.map(outcomeOf),
+          ['inserted', { existing: { id: '2', name: 'Ivy' } }, 'inserted'],
+          'outcomes of the second batch',
+        );
       },
     },
     {
@@ -166,14 +197,29 @@ export function plantBatchRepositoryContract(subject: PlantBatchRepositorySubjec
         const plants = await subject.empty();
         // In this order a store sorting ids as text (or as floats) would get the pages wrong.
         const ids = [PlantId.MAX, TWO_TO_53 + 1n, TWO_TO_53, 10n, 9n, 0n, -1n, -10n, PlantId.MIN];
-        await plants.insertAllIfAbsent(ids.map((id) => plant({ id, name: `n${id}` })), provenance);
+        await plants.insertAllIfAbsent(
+          ids.map((id) => plant({ id, name: `n${id}` })),
+          provenance,
+        );
         const ascending = [...ids].sort((a, b) => (a < b ? -1 : 1)).map(String);
         const first = await plants.listAfter(undefined, 4);
-        ensureEqual(first.map((p) => p.id.toString()), ascending.slice(0, 4), 'first page of 4');
+        ensureEqual(
+          first.map((p) => p.id.toString()),
+          ascending.slice(0, 4),
+          'first page of 4',
+        );
         // A fresh PlantId object for the cursor: the store must compare values.
         const second = await plants.listAfter(PlantId.fromStored(first[3]!.id.toString()), 4);
-        ensureEqual(second.map((p) => p.toJSON()), ascending.slice(4, 8).map((id) => ({ id, name: `n${id}` })), 'second page of 4');
-        ensureEqual((await plants.listAfter(PlantId.fromStored(PlantId.MAX), 4)).length, 0, 'plants listed after the maximum id');
+        ensureEqual(
+          second.map((p) => p.toJSON()),
+          ascending.slice(4, 8).map((id) => ({ id, name: `n${id}` })),
+          'second page of 4',
+        );
+        ensureEqual(
+          (await plants.listAfter(PlantId.fromStored(PlantId.MAX), 4)).length,
+          0,
+          'plants listed after the maximum id',
+        );
       },
     },
   ];
@@ -184,7 +230,10 @@ export function plantBatchRepositoryContract(subject: PlantBatchRepositorySubjec
       run: async () => {
         const plants = await subject.empty();
         const batch = [plant({ id: '1', name: 'a' }), plant({ id: '2', name: 'b' }), plant({ id: '3', name: 'c' })];
-        await ensureRejects(() => plants.insertAllIfAbsent(batch, refusedProvenance), 'a batch with the refused provenance');
+        await ensureRejects(
+          () => plants.insertAllIfAbsent(batch, refusedProvenance),
+          'a batch with the refused provenance',
+        );
         ensureEqual(await plants.listAfter(undefined, 10), [], 'plants listed after the refused batch');
       },
     });

@@ -30,7 +30,10 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
         await tokens.add(storedToken());
         const found = await tokens.findByHash(storedToken().hash);
         ensureEqual(found, storedToken(), 'the token found by its hash');
-        ensure(found?.createdAt instanceof Date && found.expiresAt instanceof Date, `dates come back as Date objects, got ${show(found)}`);
+        ensure(
+          found?.createdAt instanceof Date && found.expiresAt instanceof Date,
+          `dates come back as Date objects, got ${show(found)}`,
+        );
       },
     },
     {
@@ -40,8 +43,12 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
         await tokens.add(storedToken({ expiresAt: undefined }));
         const found = await tokens.findByHash(storedToken().hash);
         for (const field of ['expiresAt', 'revokedAt'] as const) {
-          const got = found === undefined ? 'no token' : Object.hasOwn(found, field) ? show(found[field]) : 'no such property';
-          ensure(found !== undefined && Object.hasOwn(found, field) && found[field] === undefined, `${field} is present and undefined, got ${got}`);
+          const got =
+            found === undefined ? 'no token' : Object.hasOwn(found, field) ? show(found[field]) : 'no such property';
+          ensure(
+            found !== undefined && Object.hasOwn(found, field) && found[field] === undefined,
+            `${field} is present and undefined, got ${got}`,
+          );
         }
       },
     },
@@ -66,22 +73,34 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
       run: async () => {
         const tokens = await subject.empty();
         await tokens.add(storedToken());
-        await ensureRejects(() => tokens.add(storedToken({ hash: 'cd'.repeat(32) })), 'adding a second token with the same id');
+        await ensureRejects(
+          () => tokens.add(storedToken({ hash: 'cd'.repeat(32) })),
+          'adding a second token with the same id',
+        );
       },
     },
     {
       name: 'lists tokens oldest first, never with a hash',
       run: async () => {
         const tokens = await subject.empty();
-        const newer = storedToken({ id: 'tok-b', hash: '11'.repeat(32), createdAt: new Date('2025-06-02T00:00:00.000Z') });
-        const older = storedToken({ id: 'tok-a', hash: '22'.repeat(32), createdAt: new Date('2025-06-01T00:00:00.000Z') });
+        const newer = storedToken({
+          id: 'tok-b',
+          hash: '11'.repeat(32),
+          createdAt: new Date('2025-06-02T00:00:00.000Z'),
+        });
+        const older = storedToken({
+          id: 'tok-a',
+          hash: '22'.repeat(32),
+          createdAt: new Date('2025-06-01T00:00:00.000Z'),
+        });
         await tokens.add(newer);
         await tokens.add(older);
         const listed = await tokens.list();
         const { hash: _older, ...olderWithoutHash } = older;
         const { hash: _newer, ...newerWithoutHash } = newer;
         ensureEqual(listed, [olderWithoutHash, newerWithoutHash], 'the tokens listed');
-        for (const token of listed) ensure(!Object.hasOwn(token, 'hash'), `a listed token has no hash property, got ${show(token)}`);
+        for (const token of listed)
+          ensure(!Object.hasOwn(token, 'hash'), `a listed token has no hash property, got ${show(token)}`);
         ensure(!/(11){32}|(22){32}/.test(show(listed)), 'no hash appears anywhere in the list');
       },
     },
@@ -92,7 +111,11 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
         await tokens.add(storedToken());
         const first = new Date('2025-06-03T08:00:00.001Z');
         ensureEqual(await tokens.revoke('tok-1', first), true, 'first revoke of a known token');
-        ensureEqual(await tokens.revoke('tok-1', new Date('2025-06-04T08:00:00.000Z')), true, 'second revoke of a known token');
+        ensureEqual(
+          await tokens.revoke('tok-1', new Date('2025-06-04T08:00:00.000Z')),
+          true,
+          'second revoke of a known token',
+        );
         ensureEqual((await tokens.findByHash(storedToken().hash))?.revokedAt, first, 'revokedAt found by hash');
         ensureEqual((await tokens.list())[0]?.revokedAt, first, 'revokedAt listed');
       },
@@ -103,8 +126,15 @@ export function tokenRepositoryContract(subject: TokenRepositorySubject): Contra
         const tokens = await subject.empty();
         await tokens.add(storedToken());
         const first = new Date('2025-06-03T08:00:00.000Z');
-        await Promise.all([tokens.revoke('tok-1', first), tokens.revoke('tok-1', new Date('2025-06-04T08:00:00.000Z'))]);
-        ensureEqual((await tokens.findByHash(storedToken().hash))?.revokedAt, first, 'revokedAt after two racing revocations');
+        await Promise.all([
+          tokens.revoke('tok-1', first),
+          tokens.revoke('tok-1', new Date('2025-06-04T08:00:00.000Z')),
+        ]);
+        ensureEqual(
+          (await tokens.findByHash(storedToken().hash))?.revokedAt,
+          first,
+          'revokedAt after two racing revocations',
+        );
       },
     },
     {

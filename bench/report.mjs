@@ -22,6 +22,7 @@ const sum = (values) => values.reduce((a, b) => a + b, 0);
  * commit: up to one extra row per connection is expected.
  */
 function rowCheck(run) {
+  if (Number.isNaN(run.newRows)) return { ok: true, extra: 0 }; // the stack floor stores nothing
   const extra = run.newRows - run.ok2xx;
   return { ok: extra >= 0 && extra <= run.connections, extra };
 }
@@ -107,6 +108,7 @@ export function report({ runs, targets, connectionCounts, environment }) {
   const label = (name) => targets.find((t) => t.name === name)?.label ?? name;
   for (const [key, a] of figures) {
     const [name, connections] = key.split('@');
+    if (Number.isNaN(a.newRows)) continue; // the stack floor stores nothing
     out.push(
       `- ${label(name)} @ ${connections}: ${fmt(a.ok2xx)} 2xx, ${fmt(a.newRows)} new rows over ${a.rounds} run(s)`,
     );

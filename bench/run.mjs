@@ -57,8 +57,8 @@ const ONLY = new Set(
     .map((name) => name.trim())
     .flatMap((name) => (name === 'baseline' ? ['request', 'group'] : [name])),
 );
-if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group'].includes(name))) {
-  console.error('bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group)');
+if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group', 'floor'].includes(name))) {
+  console.error('bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group), floor');
   process.exit(2);
 }
 // Another checkout of this repository, built: its server runs as one more target ("before"),
@@ -233,6 +233,7 @@ async function createPgDatabase(suffix) {
 
 /** Rows in the plant table, read by a separate connection (committed rows only). */
 async function countRows(target) {
+  if (target.storesNothing) return 0;
   if (target.pgUrl) {
     return withPgClient(target.pgUrl, async (client) =>
       Number((await client.query('SELECT count(*) AS n FROM plant')).rows[0].n),
@@ -436,7 +437,7 @@ async function measure(target, connections, round) {
       run.peakRssMb = stopRss() / 1024;
     }
     const after = await settledRowCount(target);
-    Object.assign(run, load, { newRows: after - before });
+    Object.assign(run, load, { newRows: target.storesNothing ? Number.NaN : after - before });
   } catch (error) {
     run.failed = error.message;
   }
@@ -531,6 +532,15 @@ async function main() {
       script: baselineScript,
       nodeArgs: [],
       env: { BASELINE_COMMIT: 'group' },
+    },
+    {
+      // Only when asked for (BENCH_ONLY=…,floor): the mandated stack alone, storing nothing.
+      name: 'floor',
+      label: 'stack floor, stores nothing',
+      script: join(ROOT, 'bench/stack-floor-server.mjs'),
+      nodeArgs: [],
+      env: {},
+      storesNothing: true,
     },
   ].filter((target) => ONLY.has(target.name));
   for (const target of targets) target.tmp = tmp;

@@ -1,0 +1,80 @@
+// The FLOOR of `pnpm bench` (BENCH_ONLY=floor): the request path the project must keep
+// (NestJS on Fastify, a global @nestjs/passport guard with passport-http-bearer, a
+// class-validator DTO checked by a pipe, as the project's own pipe does) and nothing else: no database, no logger, no
+// metrics, no request context. The token is checked against one SHA-256 hash held in memory;
+// the handler answers the 200 body without storing anything. So the CPU it spends per create
+// is what the mandated stack costs before the project does any work of its own: no server that
+// keeps that stack in the request path can spend less. Not a product: a yardstick.
+//
+// Env: HOST, PORT, BASELINE_TOKEN (the plain token to accept).
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const fromApi = createRequire(new URL('../apps/api/package.json', import.meta.url));
+const fromHttp = createRequire(new URL('../packages/adapters-http/package.json', import.meta.url));
+const load = (require, name) => import(pathToFileURL(require.resolve(name)).href);
+
+fromApi('reflect-metadata');
+const common = await load(fromApi, '@nestjs/common');
+const { NestFactory, APP_GUARD } = await load(fromApi, '@nestjs/core');
+const { FastifyAdapter } = await load(fromApi, '@nestjs/platform-fastify');
+const { AuthGuard, PassportModule, PassportStrategy } = await load(fromHttp, '@nestjs/passport');
+const { Strategy } = fromHttp('passport-http-bearer');
+const { IsInt, IsOptional, IsString, MaxLength, validate } = fromHttp('class-validator');
+
+const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
+const TOKEN_HASH = sha256(process.env.BASELINE_TOKEN ?? '');
+
+// Decorators applied by hand: this file is plain JavaScript, run without a compiler.
+const decorate = (decorators, target, key) => {
+  const descriptor = key === undefined ? undefined : Object.getOwnPropertyDescriptor(target, key);
+  for (const d of decorators.reverse()) d(target, key, descriptor);
+};
+
+class NewPlantDto {}
+decorate([IsInt()], NewPlantDto.prototype, 'id');
+decorate([IsString(), MaxLength(400)], NewPlantDto.prototype, 'name');
+decorate([IsOptional(), IsString(), MaxLength(400)], NewPlantDto.prototype, 'tag');
+
+// Nest's ValidationPipe needs class-transformer, which the project does not use: like the
+// project's pipe, this one builds the DTO itself and hands it to class-validator.
+class NewPlantPipe {
+  async transform(body) {
+    const dto = Object.assign(new NewPlantDto(), body);
+    const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+    if (errors.length > 0) throw new common.BadRequestException(errors.map((e) => e.property).join(', '));
+    return dto;
+  }
+}
+
+class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+  validate(token) {
+    if (sha256(token) !== TOKEN_HASH) throw new common.UnauthorizedException();
+    return { tokenId: 'floor', scopes: ['plants:write'] };
+  }
+}
+common.Injectable()(BearerStrategy);
+
+class BearerGuard extends AuthGuard('bearer') {}
+common.Injectable()(BearerGuard);
+
+class PlantsController {
+  create(plant) {
+    return plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+  }
+}
+Reflect.defineMetadata('design:paramtypes', [NewPlantDto], PlantsController.prototype, 'create');
+common.Body(new NewPlantPipe())(PlantsController.prototype, 'create', 0);
+decorate([common.Post(), common.HttpCode(200)], PlantsController.prototype, 'create');
+common.Controller('plants')(PlantsController);
+
+class FloorModule {}
+common.Module({
+  imports: [PassportModule],
+  controllers: [PlantsController],
+  providers: [BearerStrategy, { provide: APP_GUARD, useClass: BearerGuard }],
+})(FloorModule);
+
+const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false });
+await app.listen({ port: Number(process.env.PORT || 3000), host: process.env.HOST || '127.0.0.1' });

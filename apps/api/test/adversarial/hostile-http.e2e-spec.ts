@@ -50,23 +50,25 @@ describe('hostile HTTP clients', () => {
     }
   }
 
+  /** An authorised create of plant `id` with `flood` as extra headers, on a fresh connection. */
+  const sendFloodedCreate = (id: number, flood: ReadonlyArray<readonly [string, string]>) =>
+    exchange(
+      t.url,
+      postBytes(`{"id": ${id}, "name": "flooded"}`, {
+        authorization: auth(),
+        contentType: 'application/json',
+        extraHeaders: flood,
+      }),
+      { deadlineMs: BOUND_MS },
+    );
+
   const storedIds = async () => new Set((await t.plants()).map((p) => p.id));
 
   describe('header floods', () => {
     it('600 extra headers within the 16 KiB header limit: served normally', async () => {
       const flood = Array.from({ length: 600 }, (_, i) => [`X-Flood-${i}`, 'v'] as const);
       const id = nextId++;
-      const result = await exchange(
-        t.url,
-        postBytes(`{"id": ${id}, "name": "flooded"}`, {
-          authorization: auth(),
-          contentType: 'application/json',
-          extraHeaders: flood,
-        }),
-        {
-          deadlineMs: BOUND_MS,
-        },
-      );
+      const result = await sendFloodedCreate(id, flood);
       expect(result.responses.map((r) => r.status)).toEqual([200]);
       await expectNormalCreateWorks();
     });
@@ -77,17 +79,7 @@ describe('hostile HTTP clients', () => {
     it(`8 000 one-letter headers (Node ${process.versions.node}: ${countsWholeHeaderLines ? 'over the limit: 431/43101' : '2 bytes each, under the limit: served normally'})`, async () => {
       const flood = Array.from({ length: 8_000 }, () => ['a', 'b'] as const);
       const id = nextId++;
-      const result = await exchange(
-        t.url,
-        postBytes(`{"id": ${id}, "name": "flooded"}`, {
-          authorization: auth(),
-          contentType: 'application/json',
-          extraHeaders: flood,
-        }),
-        {
-          deadlineMs: BOUND_MS,
-        },
-      );
+      const result = await sendFloodedCreate(id, flood);
       if (countsWholeHeaderLines) {
         expectRefusedOrClosed(result, [43101]);
         expect((await storedIds()).has(String(id))).toBe(false);
@@ -103,17 +95,7 @@ describe('hostile HTTP clients', () => {
       ['one 64 KiB header', [['X-Big', 'x'.repeat(65_536)] as const]],
     ])('%s over the header limit: 431/43101 or closed, nothing stored', async (_case, flood) => {
       const id = nextId++;
-      const result = await exchange(
-        t.url,
-        postBytes(`{"id": ${id}, "name": "flooded"}`, {
-          authorization: auth(),
-          contentType: 'application/json',
-          extraHeaders: flood,
-        }),
-        {
-          deadlineMs: BOUND_MS,
-        },
-      );
+      const result = await sendFloodedCreate(id, flood);
       expectRefusedOrClosed(result, [43101]);
       expect((await storedIds()).has(String(id))).toBe(false);
       await expectNormalCreateWorks();

@@ -85,7 +85,7 @@ export function report({ runs, targets, connectionCounts, environment }) {
       }
       const okRuns = a.rounds - a.failed;
       out.push(
-        `| ${target.label} | ${connections} | ${fmt(a.reqPerSec)} (${fmt(a.reqPerSecMin)} – ${fmt(a.reqPerSecMax)}) | ${fmt(a.p50)} | ${fmt(a.p99)} | ${fmt(a.p99_9)} | ${fmt(a.cpuUsPer2xx, 1)} | ${fmt(a.non2xx)} | ${fmt(a.errors)} (${fmt(a.timeouts)}) | ${fmt(a.peakRssMb, 1)} | ${a.rowsOk === okRuns ? 'yes' : '**NO**'}, ${a.rowsOk}/${okRuns} runs${failed} |`,
+        `| ${target.label} | ${connections} | ${fmt(a.reqPerSec)} (${fmt(a.reqPerSecMin)} – ${fmt(a.reqPerSecMax)}) | ${fmt(a.p50)} | ${fmt(a.p99)} | ${fmt(a.p99_9)} | ${fmt(a.cpuUsPer2xx, 1)} | ${fmt(a.non2xx)} | ${fmt(a.errors)} (${fmt(a.timeouts)}) | ${fmt(a.peakRssMb, 1)} | ${Number.isNaN(a.newRows) ? 'n/a, stores nothing' : `${a.rowsOk === okRuns ? 'yes' : '**NO**'}, ${a.rowsOk}/${okRuns} runs`}${failed} |`,
       );
     }
   }

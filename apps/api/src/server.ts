@@ -2,10 +2,16 @@ import { Logger } from '@nestjs/common';
 import { createFailureLogger } from '@plantstore/adapters-http';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { unsupportedRuntime } from './supported-runtime.js';
 import { createApp } from './create-app.js';
 import { exitGracefullyOnSignals } from './graceful-shutdown.js';
 
 function configOrExit(): AppConfig {
+  const runtimeProblem = unsupportedRuntime();
+  if (runtimeProblem) {
+    createFailureLogger().fatal(runtimeProblem);
+    process.exit(2);
+  }
   try {
     return loadConfig(process.env);
   } catch (error) {

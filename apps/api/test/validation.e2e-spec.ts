@@ -16,12 +16,12 @@ describe.each(testEngines())(
       [
         'malformed JSON',
         '{"id": 1,',
-        'The request body is not valid JSON: Quoted object key expected but reached end of input at position 9.',
+        'The request body is not valid JSON: Expected double-quoted property name in JSON at position 9 (line 1 column 10).',
       ],
       [
         'a trailing comma',
         '{"id": 1, "name": "a",}',
-        "The request body is not valid JSON: Quoted object key expected but got '}' at position 22.",
+        'The request body is not valid JSON: Expected double-quoted property name in JSON at position 22 (line 1 column 23).',
       ],
     ])('40001 for %s', async (_case, body, message) => {
       const res = await postPlant(t.url, t.token, body);

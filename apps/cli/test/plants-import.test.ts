@@ -89,7 +89,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       });
       expect(stderrLines(result)).toEqual([
         'line 4: The plant is invalid: id must be an integer between -9223372036854775808 and 9223372036854775807; name must be 1 to 200 characters long (got 0).',
-        "line 5: The line is not valid JSON: JSON value expected but got 'n' at position 0.",
+        "line 5: The line is not valid JSON: Unexpected token 'o'.",
         'line 8: The line must be a JSON object, not an array.',
         'line 9: The plant is invalid: id must be a JSON number; name must be a string.',
         'line 10: The plant is invalid: tag must be a string if present; omit it for no tag.',

@@ -118,7 +118,7 @@ describe('@plantstore/domain as a packed tarball', () => {
       license: 'MIT',
       type: 'module',
       sideEffects: false,
-      engines: { node: '>=20.19 <21 || >=24 <25' },
+      engines: { node: '>=24 <25 || >=26 <27' },
     });
     expect(Object.keys(manifest['exports'] as object)).toEqual(['.', './testing', './package.json']);
     expect(manifest['dependencies'] ?? {}).toEqual({});

@@ -2,10 +2,11 @@
 # The Plant Store API as an image (README, "Running in a container").
 #   docker build -t plantstore .
 #   docker run -p 3000:3000 -v plantstore-data:/data plantstore
-# Both stages take the Node 24 LTS image as a build argument: a mirror, a pinned digest, or a
-# locally made stand-in (apps/api/test/container) can replace it.
-ARG NODE_IMAGE=node:24-bookworm
-ARG RUNTIME_IMAGE=node:24-bookworm-slim
+# Node 26, the active LTS line (supported into 2029; 24 is in maintenance), as the project's
+# own Node in node_modules is. Both stages take the image as a build argument: a mirror, a
+# pinned digest, or a locally made stand-in (apps/api/test/container) can replace it.
+ARG NODE_IMAGE=node:26-bookworm
+ARG RUNTIME_IMAGE=node:26-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 ARG PNPM_VERSION=10.34.9
@@ -14,7 +15,6 @@ ENV CI=true
 RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
 # Manifests first, so that a change of source reuses the installed dependencies.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
-COPY patches ./patches
 COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-http/package.json packages/adapters-http/
 COPY packages/adapters-persistence/package.json packages/adapters-persistence/
@@ -27,12 +27,9 @@ COPY apps/cli/package.json apps/cli/
 COPY apps/cli/bin apps/cli/bin
 # A workspace member too (built by tsc -b), though not part of the image.
 COPY examples/plant-catalogue/package.json examples/plant-catalogue/
-# better-sqlite3 is compiled here, for this Node, from its sources: no prebuilt binary is
-# downloaded, and node-gyp takes the headers of the Node that will run it (the build image
-# has python3, make and g++).
-RUN npm_config_build_from_source=true \
-    npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" \
-    pnpm install --frozen-lockfile
+# Nothing is compiled or downloaded beyond the registry's packages: better-sqlite3 13 ships its
+# N-API binaries inside its package.
+RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm run build
 # Production dependencies only, each app with its own node_modules (workspace packages

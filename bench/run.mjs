@@ -73,6 +73,8 @@ if (COMPARE_ROOT) {
   }
   ONLY.add('before');
 }
+// The Node that runs the "before" server (default: this one), to measure a change of runtime.
+const COMPARE_NODE = process.env.BENCH_COMPARE_NODE ? resolve(process.env.BENCH_COMPARE_NODE) : process.execPath;
 // CPU-only mode: SQLite files on tmpfs; on PostgreSQL, commits that do not wait for the WAL flush.
 const TMPFS = process.env.BENCH_TMPFS === '1';
 const TMPFS_DIR = '/dev/shm';
@@ -350,10 +352,10 @@ async function runLoad(port, token, connections, durationS, tmp) {
   return JSON.parse(line);
 }
 
-async function createToken(databaseUrl, root = ROOT) {
+async function createToken(databaseUrl, root = ROOT, node = process.execPath) {
   for (let attempt = 1; ; attempt++) {
     const result = spawnSync(
-      process.execPath,
+      node,
       [join(root, 'apps/cli/dist/main.js'), 'token', 'create', '--name', 'bench', '--json'],
       {
         cwd: root,
@@ -382,7 +384,7 @@ async function startServer(target, tmp) {
   const port = await freePort();
   const logPath = join(tmp, `${target.name}.log`);
   const logFd = openSync(logPath, 'w');
-  const [command, args] = pinned(SERVER_CPU, process.execPath, [...target.nodeArgs, target.script]);
+  const [command, args] = pinned(SERVER_CPU, target.node ?? process.execPath, [...target.nodeArgs, target.script]);
   const child = track(
     spawn(command, args, {
       cwd: ROOT,
@@ -410,7 +412,7 @@ async function startServer(target, tmp) {
 // ---------------------------------------------------------------- servers and runs
 async function startTarget(target, tmp) {
   target.server = await startServer(target, tmp);
-  if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root);
+  if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
   target.idleRssMb = rssKb(target.server.child.pid) / 1024; // started, migrated, token ready: before any load
 }
@@ -515,6 +517,7 @@ async function main() {
       name: 'before',
       label: 'project before (BENCH_COMPARE_ROOT)',
       root: COMPARE_ROOT,
+      node: COMPARE_NODE,
       script: join(COMPARE_ROOT, 'apps/api/dist/main.js'),
       nodeArgs: SERVER_NODE_ARGS,
       env: { LOG_LEVEL, NATS_URL },

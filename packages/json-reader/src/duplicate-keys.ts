@@ -1,88 +1,57 @@
 import { JsonNumber } from './number-literal.js';
+import { decodeKey } from './source-scan.js';
 
 /**
- * I-JSON (RFC 7493) refuses an object that repeats a key with a different value, and the
- * native parser keeps the last one silently. Detecting that costs one pass over the text:
- * the members written (colons outside strings) are counted and compared with the keys the
- * parsed objects hold; only when they differ is a repeated key's value compared.
+ * I-JSON (RFC 7493) refuses an object that repeats a key with a different value; `JSON.parse`
+ * keeps the last one silently. This runs only when the text writes more members than the
+ * parsed objects hold, so some key is repeated.
  */
 
-const BACKSLASH = 0x5c;
+// Strings and the structural characters; numbers and literals are skipped by the expression.
+const STRUCTURE = /"[^"\\]*(?:\\.[^"\\]*)*"|[{}[\]:,]/g;
 
-/** How many object members the text writes: its colons outside strings. The text is valid JSON. */
-export function countWrittenMembers(text: string): number {
-  let members = 0;
-  let at = 0;
-  for (;;) {
-    const quote = text.indexOf('"', at);
-    const plainEnd = quote === -1 ? text.length : quote;
-    for (let colon = text.indexOf(':', at); colon !== -1 && colon < plainEnd; colon = text.indexOf(':', colon + 1)) {
-      members++;
-    }
-    if (quote === -1) return members;
-    at = endOfString(text, quote);
-  }
-}
-
-/** The index just past the string literal that opens at `quote`. */
-function endOfString(text: string, quote: number): number {
-  let close = text.indexOf('"', quote + 1);
-  while (isEscaped(text, close)) close = text.indexOf('"', close + 1);
-  return close + 1;
-}
-
-function isEscaped(text: string, at: number): boolean {
-  let backslashes = 0;
-  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
-  return backslashes % 2 === 1;
-}
-
-// Strings, punctuation, and the rest (numbers, true, false, null) of text already known valid.
-const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\],:]|[^\s{}[\],:"]+/g;
-
-type Span = readonly [start: number, end: number];
 type Frame =
-  | { readonly kind: 'object'; readonly start: number; readonly seen: Map<string, Span>; key: string | undefined }
-  | { readonly kind: 'array'; readonly start: number };
+  | { readonly kind: 'object'; readonly seen: Map<string, string>; key: string | undefined; valueStart: number }
+  | { readonly kind: 'array' };
 
 /**
  * The first key some object of the (valid JSON) text repeats with a different value, or
- * undefined. Values are compared as the reader reads them (`parse`): numbers by their literal,
- * objects by their members in any order. Iterative, so deep nesting cannot overflow the stack.
+ * undefined. Values are compared as written when their text is the same; otherwise as read
+ * (numbers by their literal, objects by their members in any order). Iterative over the text.
+ * Throws RangeError when two differing values nest too deeply to compare.
  */
-export function findConflictingKey(text: string, parse: (json: string) => unknown): string | undefined {
+export function findConflictingKey(text: string): string | undefined {
   const stack: Frame[] = [];
-  for (const match of text.matchAll(TOKEN)) {
+  STRUCTURE.lastIndex = 0;
+  for (let match = STRUCTURE.exec(text); match !== null; match = STRUCTURE.exec(text)) {
     const token = match[0];
-    const at = match.index;
-    let value: Span;
-    if (token === '{') {
-      stack.push({ kind: 'object', start: at, seen: new Map(), key: undefined });
-      continue;
-    } else if (token === '[') {
-      stack.push({ kind: 'array', start: at });
-      continue;
-    } else if (token === ',' || token === ':') {
-      continue;
-    } else if (token === '}' || token === ']') {
-      value = [stack.pop()!.start, at + 1];
-    } else {
-      const top = stack.at(-1);
-      if (top?.kind === 'object' && top.key === undefined) {
-        top.key = JSON.parse(token) as string;
-        continue;
-      }
-      value = [at, at + token.length];
-    }
-    const holder = stack.at(-1);
-    if (holder?.kind !== 'object' || holder.key === undefined) continue;
-    const key = holder.key;
-    holder.key = undefined;
-    const earlier = holder.seen.get(key);
-    if (earlier && !sameValue(parse(text.slice(...earlier)), parse(text.slice(...value)))) return key;
-    holder.seen.set(key, value);
+    const top = stack.at(-1);
+    if (token === '{') stack.push({ kind: 'object', seen: new Map(), key: undefined, valueStart: 0 });
+    else if (token === '[') stack.push({ kind: 'array' });
+    else if (top?.kind !== 'object') {
+      if (token === ']') stack.pop();
+    } else if (token === ':') top.valueStart = match.index + 1;
+    else if (token === ',' || token === '}') {
+      const key = top.key;
+      if (key !== undefined && conflicts(top, key, text.slice(top.valueStart, match.index).trim())) return key;
+      if (token === '}') stack.pop();
+    } else if (top.key === undefined) top.key = decodeKey(token);
   }
   return undefined;
+}
+
+/** Records the member just ended; true when its key was seen before with a different value. */
+function conflicts(frame: Extract<Frame, { kind: 'object' }>, key: string, value: string): boolean {
+  frame.key = undefined;
+  const earlier = frame.seen.get(key);
+  frame.seen.set(key, value);
+  return earlier !== undefined && earlier !== value && !sameValue(readLiterally(earlier), readLiterally(value));
+}
+
+function readLiterally(json: string): unknown {
+  return JSON.parse(json, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' ? new JsonNumber(context!.source!) : value,
+  );
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -93,10 +62,11 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
   }
-  const aKeys = Object.keys(a);
+  const aRecord = a as Record<string, unknown>;
   const bRecord = b as Record<string, unknown>;
+  const keys = Object.keys(aRecord);
   return (
-    aKeys.length === Object.keys(b).length &&
-    aKeys.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], bRecord[key]))
+    keys.length === Object.keys(bRecord).length &&
+    keys.every((key) => Object.hasOwn(bRecord, key) && sameValue(aRecord[key], bRecord[key]))
   );
 }

@@ -1,12 +1,8 @@
-import { countWrittenMembers, findConflictingKey } from './duplicate-keys.js';
+import { findConflictingKey } from './duplicate-keys.js';
 import { JsonNumber } from './number-literal.js';
+import { countHeldMembers, scanSource } from './source-scan.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-// Node ≥ 22 hands a reviver each value's source text; an older runtime would round ids silently.
-const READS_SOURCE_TEXT =
-  JSON.parse('1', (_key, value: unknown, context?: { source?: string }) => (context?.source === '1' ? true : value)) ===
-  true;
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -26,17 +22,15 @@ export type JsonObjectReading =
 
 /**
  * Bytes → one JSON object, the way every reader of a NewPlant reads it (docs/http-api.md#newplant-rules):
- * strict UTF-8 (a leading BOM is dropped), parsed by the runtime's own `JSON.parse`, whose
- * reviver hands over each number's source text (Node ≥ 22): numbers stay as their literal
- * (`JsonNumber`), so an int64 id is never rounded through a double. A key repeated with a
- * different value is refused; nesting deeper than the runtime's stack allows is refused as
- * "nested too deeply". Keys like `__proto__` stay ordinary own properties.
+ * strict UTF-8 (a leading BOM is dropped), parsed by the runtime's `JSON.parse`. Every number
+ * that is a member of the object keeps its literal (`JsonNumber`, from one scan of the text),
+ * so an int64 id is never rounded through a double; nested values are read as `JSON.parse`
+ * reads them (nothing reads them exactly). A key repeated with a different value is refused,
+ * at any depth. Keys like `__proto__` stay ordinary own properties.
  *
  * `subject` names the input in messages: "The request body", "The line".
  */
 export function readJsonObject(bytes: Uint8Array, subject: string): JsonObjectReading {
-  if (!READS_SOURCE_TEXT)
-    throw new Error(`JSON numbers cannot be read exactly on Node ${process.version}: use Node 24 or 26.`);
   if (bytes.length === 0) return refused('empty', `${subject} is empty; send a JSON object.`, '');
   let text: string;
   try {
@@ -45,37 +39,45 @@ export function readJsonObject(bytes: Uint8Array, subject: string): JsonObjectRe
     return refused('not-utf8', `${subject} is not valid UTF-8.`, undefined);
   }
   let value: unknown;
-  let conflict: string | undefined;
   try {
-    const parsed = parseKeepingLiterals(text);
-    value = parsed.value;
-    if (parsed.members !== countWrittenMembers(text))
-      conflict = findConflictingKey(text, (json) => parseKeepingLiterals(json).value);
+    value = JSON.parse(text);
   } catch (error) {
     return refused('not-json', `${subject} is not valid JSON: ${syntaxProblem(error)}.`, text);
   }
-  if (conflict !== undefined) {
-    return refused(
-      'not-json',
-      `${subject} is not valid JSON: Duplicate key '${shorten(conflict)}' with a different value.`,
-      text,
-    );
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof JsonNumber) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return refused('not-an-object', `${subject} must be a JSON object, not ${describe(value)}.`, text);
   }
-  return { ok: true, object: value as JsonObject, text };
+  const scan = scanSource(text);
+  if (scan.writtenMembers !== countHeldMembers(value)) {
+    let conflict: string | undefined;
+    try {
+      conflict = findConflictingKey(text);
+    } catch (error) {
+      return refused('not-json', `${subject} is not valid JSON: ${syntaxProblem(error)}.`, text);
+    }
+    if (conflict !== undefined) {
+      return refused(
+        'not-json',
+        `${subject} is not valid JSON: Duplicate key '${shorten(conflict)}' with a different value.`,
+        text,
+      );
+    }
+  }
+  return { ok: true, object: withNumberLiterals(value as Record<string, unknown>, scan.topLevelNumbers), text };
 }
 
-/** The parsed value, numbers as `JsonNumber`, and how many members its objects hold. */
-function parseKeepingLiterals(text: string): { value: unknown; members: number } {
-  let members = 0;
-  const value: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) => {
-    if (typeof parsed === 'number') return new JsonNumber(context!.source!);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) members += Object.keys(parsed).length;
-    return parsed;
-  });
-  return { value, members };
+/** The parsed object with each number member replaced by its literal (defined, never assigned: `__proto__` stays a key). */
+function withNumberLiterals(object: Record<string, unknown>, literals: ReadonlyMap<string, string>): JsonObject {
+  for (const [key, literal] of literals) {
+    if (typeof object[key] !== 'number') continue;
+    Object.defineProperty(object, key, {
+      value: new JsonNumber(literal),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
 }
 
 /** The parser's words, without the copy of the input V8 adds to some of them. */
@@ -95,6 +97,5 @@ function refused(problem: JsonProblem, message: string, text: string | undefined
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (value instanceof JsonNumber) return 'a number';
   return `a ${typeof value}`;
 }

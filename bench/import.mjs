@@ -3,7 +3,7 @@
 // Writes BENCH_IMPORT_PLANTS generated plants (default 1,000,000) as NDJSON to a temp file,
 // then runs the real CLI, `plantstore plants import FILE --json`, on a fresh database: SQLite
 // on a temp file (WAL, synchronous=FULL, the default), or with DATABASE_URL=postgres://… a
-// new database on that server. It samples the CLI's RSS from /proc every 50 ms, runs the same
+// new database on that server; once with PlantCreated events off and once on (BENCH_IMPORT_EVENTS). It samples the CLI's RSS from /proc every 50 ms, runs the same
 // import a second time (every line unchanged: the re-run cost), checks the row count, and
 // prints one markdown table. Temp files and the database are always removed.
 import { spawn } from 'node:child_process';
@@ -22,6 +22,13 @@ const persistenceRequire = createRequire(join(ROOT, 'packages/adapters-persisten
 const PLANTS = Number(process.env.BENCH_IMPORT_PLANTS || 1_000_000);
 const BATCH_SIZE = process.env.BENCH_IMPORT_BATCH_SIZE || '';
 const DATABASE_URL = process.env.DATABASE_URL || '';
+// Which PlantCreated events settings to measure, each on a fresh database: off (a new store's
+// default), on (`plantstore events enable` first), or both.
+const EVENTS = { off: ['off'], on: ['on'], both: ['off', 'on'] }[process.env.BENCH_IMPORT_EVENTS || 'both'];
+if (EVENTS === undefined) {
+  console.error('bench: BENCH_IMPORT_EVENTS must be off, on or both');
+  process.exit(2);
+}
 const POSTGRES = /^postgres(ql)?:\/\//i.test(DATABASE_URL);
 if (!Number.isInteger(PLANTS) || PLANTS < 1 || PLANTS > 50_000_000) {
   console.error('bench: BENCH_IMPORT_PLANTS must be an integer from 1 to 50,000,000');
@@ -33,7 +40,7 @@ if (DATABASE_URL && !POSTGRES) {
 }
 
 const dir = mkdtempSync(join(os.tmpdir(), 'plantstore-bench-import-'));
-let pgDatabase;
+const pgDatabases = [];
 
 async function withPgClient(url, fn) {
   const pg = persistenceRequire('pg');
@@ -48,11 +55,10 @@ async function withPgClient(url, fn) {
 
 async function cleanup() {
   rmSync(dir, { recursive: true, force: true });
-  if (pgDatabase)
-    await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`)).catch(
+  for (const database of pgDatabases.splice(0))
+    await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch(
       () => {},
     );
-  pgDatabase = undefined;
 }
 
 /** Plants with ids spread over the whole int64 range (both signs, beyond 2^53), names and tags of realistic length. */
@@ -110,22 +116,39 @@ async function countRows(databaseUrl) {
   }
 }
 
+/** A fresh database for one run: a SQLite file in the temp dir, or a new PostgreSQL database. */
+async function freshDatabase(name) {
+  if (!POSTGRES) return `sqlite:${join(dir, `${name}.sqlite`)}`;
+  const database = `plantstore_bench_${randomBytes(4).toString('hex')}`;
+  await withPgClient(DATABASE_URL, (c) => c.query(`CREATE DATABASE ${database}`));
+  pgDatabases.push(database);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function enableEvents(databaseUrl) {
+  const child = spawn(process.execPath, [CLI, 'events', 'enable'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: 'ignore',
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`plantstore events enable exited ${code}`);
+}
+
 async function main() {
   const file = join(dir, 'plants.ndjson');
   process.stderr.write(`bench: writing ${PLANTS.toLocaleString('en-US')} plants…\n`);
   await writePlants(file);
-  let databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
-  if (POSTGRES) {
-    pgDatabase = `plantstore_bench_${randomBytes(4).toString('hex')}`;
-    await withPgClient(DATABASE_URL, (c) => c.query(`CREATE DATABASE ${pgDatabase}`));
-    const url = new URL(DATABASE_URL);
-    url.pathname = `/${pgDatabase}`;
-    databaseUrl = url.toString();
+  const runs = [];
+  for (const events of EVENTS) {
+    const databaseUrl = await freshDatabase(`events-${events}`);
+    if (events === 'on') await enableEvents(databaseUrl);
+    process.stderr.write(`bench: importing with events ${events} (first run, then the same file again)…\n`);
+    const first = await runImport(file, databaseUrl);
+    const again = await runImport(file, databaseUrl);
+    runs.push({ events, first, again, rows: await countRows(databaseUrl) });
   }
-  process.stderr.write('bench: importing (first run, then the same file again)…\n');
-  const first = await runImport(file, databaseUrl);
-  const again = await runImport(file, databaseUrl);
-  const rows = await countRows(databaseUrl);
 
   const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
   const sizeMb = statSync(file).size / 1024 / 1024;
@@ -138,21 +161,21 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(' ')}, Node ${process.version}`,
   );
-  console.log(
-    `batch size ${BATCH_SIZE || 'default (1000)'}; rows in the table afterwards: ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'}\n`,
-  );
-  console.log('| run | imported | unchanged | seconds | plants/s | peak RSS |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [label, { summary, peakMb }] of [
-    ['first import', first],
-    ['same file again', again],
-  ]) {
-    const rate = Math.round(summary.lines / summary.seconds);
-    console.log(
-      `| ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB |`,
-    );
+  console.log(`batch size ${BATCH_SIZE || 'default (1000)'}\n`);
+  console.log('| PlantCreated events | run | imported | unchanged | seconds | plants/s | peak RSS | rows afterwards |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---|');
+  for (const { events, first, again, rows } of runs) {
+    for (const [label, { summary, peakMb }] of [
+      ['first import', first],
+      ['same file again', again],
+    ]) {
+      const rate = Math.round(summary.lines / summary.seconds);
+      console.log(
+        `| ${events} | ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB | ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'} |`,
+      );
+    }
+    if (rows !== PLANTS) process.exitCode = 1;
   }
-  if (rows !== PLANTS) process.exitCode = 1;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));

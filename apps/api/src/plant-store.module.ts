@@ -58,6 +58,8 @@ class ConnectionCloser implements OnApplicationShutdown {
 interface PlantEventRelay {
   readonly relay: OutboxRelay;
   readonly status: OutboxStatus;
+  /** Turns the store's events on (a new store has them off), saying so when it changed anything. */
+  readonly enableEvents: () => Promise<void>;
 }
 
 /**
@@ -68,7 +70,9 @@ interface PlantEventRelay {
 class PlantEventRelayLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(OUTBOX_RELAY) private readonly events: PlantEventRelay | undefined) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    // Before the server listens: no plant is created between the switch and the relay.
+    await this.events?.enableEvents();
     this.events?.relay.start();
   }
 
@@ -147,7 +151,12 @@ export class PlantStoreModule {
               warn: (message) => logger.warn(message),
               info: (message) => logger.log(message),
             });
-            return { relay, status: { backlog: () => outbox.backlog(), counts: () => relay.status } };
+            const enableEvents = async () => {
+              const { changed, plants } = await outbox.enableEvents();
+              if (changed)
+                logger.log(`PlantCreated events switched on; the ${plants} plant(s) stored before get no event`);
+            };
+            return { relay, enableEvents, status: { backlog: () => outbox.backlog(), counts: () => relay.status } };
           },
           inject: [DATA_SOURCE],
         },

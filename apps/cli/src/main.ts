@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { databaseConfigFor, DEFAULT_SQLITE_FILE } from '@plantstore/adapters-persistence';
 import { InvalidTokenRequestError, StorageUnavailableError, TokenNotFoundError } from '@plantstore/domain';
 import { ExitCode, PROGRAM, UsageError, usageHint, type Command } from './command.js';
+import { eventsDisable, eventsEnable, eventsStatus } from './commands/events.js';
 import { plantsExport } from './commands/plants-export.js';
 import { plantsImport } from './commands/plants-import.js';
 import { tokenCreate } from './commands/token-create.js';
@@ -13,7 +14,9 @@ import { openStore } from './open-store.js';
 
 /** Every command, by the words that select it; a new command is one more entry. */
 const COMMANDS = new Map<string, Command>(
-  [tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport].map((command) => [command.name, command]),
+  [tokenCreate, tokenList, tokenRevoke, plantsImport, plantsExport, eventsStatus, eventsEnable, eventsDisable].map(
+    (command) => [command.name, command],
+  ),
 );
 
 // This file runs as apps/cli/dist/main.js: the checkout it belongs to is three levels up,

@@ -2,6 +2,7 @@ import {
   nodeTokenSecrets,
   openDataSource,
   redactDatabaseUrl,
+  TypeOrmPlantCreatedOutbox,
   TypeOrmPlantRepository,
   TypeOrmTokenRepository,
   type DatabaseConfig,
@@ -25,6 +26,8 @@ export interface Store {
   readonly revokeToken: RevokeToken;
   importPlants(batchSize: number): ImportPlants;
   readonly exportPlants: ExportPlants;
+  /** The PlantCreated events switch and outbox (an adapter: the domain has no say in it). */
+  readonly plantEvents: Pick<TypeOrmPlantCreatedOutbox, 'eventsEnabled' | 'enableEvents' | 'disableEvents' | 'backlog'>;
   /** Destroys the DataSource; always called before the process exits. */
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
     revokeToken: new RevokeToken(tokens, systemClock),
     importPlants: (batchSize) => new ImportPlants(plants, systemClock, batchSize),
     exportPlants: new ExportPlants(plants),
+    plantEvents: new TypeOrmPlantCreatedOutbox(dataSource),
     close: () => dataSource.destroy(),
   };
 }

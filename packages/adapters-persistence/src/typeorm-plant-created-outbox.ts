@@ -8,6 +8,14 @@ import { asStorageError } from './storage-errors.js';
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
 export type PublishEvents = (events: readonly PlantCreated[]) => Promise<void>;
 
+/** What turning PlantCreated events on or off did. */
+export interface EventsSwitchOutcome {
+  /** False when events already were in the state asked for. */
+  readonly changed: boolean;
+  /** On: plants stored before, which get no event. Off: events discarded from the outbox. */
+  readonly plants: number;
+}
+
 export interface OutboxBacklog {
   /** Events stored and not yet acknowledged by the broker. */
   readonly events: number;
@@ -51,6 +59,32 @@ export class TypeOrmPlantCreatedOutbox {
   /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */
   async relay(limit: number, publish: PublishEvents): Promise<number> {
     return this.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
+  }
+
+  /** Whether the outbox trigger writes events (docs/storage.md#outbox); a new store starts with them off. */
+  async eventsEnabled(): Promise<boolean> {
+    const [row] = await this.query<{ enabled: boolean | number }>('SELECT enabled FROM plant_events WHERE id = 1', []);
+    return Boolean(row?.enabled);
+  }
+
+  /** Events for every plant stored from now on; the plants stored before get none. */
+  async enableEvents(): Promise<EventsSwitchOutcome> {
+    if (await this.eventsEnabled()) return { changed: false, plants: 0 };
+    await this.query('UPDATE plant_events SET enabled = TRUE WHERE id = 1', []);
+    const [row] = await this.query<{ plants: string | number }>('SELECT COUNT(*) AS plants FROM plant', []);
+    return { changed: true, plants: Number(row?.plants ?? 0) };
+  }
+
+  /**
+   * No more events, and the ones not yet relayed are discarded. Two statements, switch first:
+   * a crash in between leaves events off with some still stored, and running it again deletes them.
+   */
+  async disableEvents(): Promise<EventsSwitchOutcome> {
+    const wasEnabled = await this.eventsEnabled();
+    await this.query('UPDATE plant_events SET enabled = FALSE WHERE id = 1', []);
+    const { events } = await this.backlog();
+    await this.query('DELETE FROM plant_outbox', []);
+    return { changed: wasEnabled, plants: events };
   }
 
   async backlog(): Promise<OutboxBacklog> {

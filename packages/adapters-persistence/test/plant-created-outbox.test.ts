@@ -53,6 +53,7 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
     await clearStore(open().dataSource);
     plants = new TypeOrmPlantRepository(open().dataSource);
     outbox = new TypeOrmPlantCreatedOutbox(open().dataSource);
+    await outbox.enableEvents();
   });
 
   it('holds one event per created plant, with the stored fields, and none for a replay or a conflict', async () => {
@@ -143,4 +144,64 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
       expect((await outbox.backlog()).events).toBe(0);
     });
   }
+});
+
+describe.each(testEngines())('the PlantCreated events switch on $name', (engine) => {
+  const open = useFreshStore(engine);
+  let plants: TypeOrmPlantRepository;
+  let outbox: TypeOrmPlantCreatedOutbox;
+
+  beforeEach(async () => {
+    await clearStore(open().dataSource);
+    plants = new TypeOrmPlantRepository(open().dataSource);
+    outbox = new TypeOrmPlantCreatedOutbox(open().dataSource);
+    await outbox.disableEvents();
+  });
+
+  it('keeps no event while events are off (a new store), so the outbox never grows unread', async () => {
+    const fresh = await engine.createStore();
+    try {
+      const dataSource = await fresh.open();
+      try {
+        const freshOutbox = new TypeOrmPlantCreatedOutbox(dataSource);
+        expect(await freshOutbox.eventsEnabled()).toBe(false);
+        await new TypeOrmPlantRepository(dataSource).insertIfAbsent(plant({ id: '1', name: 'Fern' }), provenance);
+        expect(await freshOutbox.backlog()).toEqual({ events: 0, oldestCreatedAt: undefined });
+      } finally {
+        await dataSource.destroy();
+      }
+    } finally {
+      await fresh.remove();
+    }
+  });
+
+  it('once on, stores events for plants created from then on, none for those before, and says how many', async () => {
+    await plants.insertIfAbsent(plant({ id: '1', name: 'Before' }), provenance);
+    expect(await outbox.enableEvents()).toEqual({ changed: true, plants: 1 });
+    expect(await outbox.enableEvents()).toEqual({ changed: false, plants: 0 });
+    await plants.insertIfAbsent(plant({ id: '2', name: 'After' }), provenance);
+    expect((await drain(outbox)).map((event) => event.toJSON().name)).toEqual(['After']);
+  });
+
+  it('once off again, discards the events not yet published and stores no more', async () => {
+    await outbox.enableEvents();
+    await plants.insertIfAbsent(plant({ id: '1', name: 'Waiting' }), provenance);
+    expect(await outbox.disableEvents()).toEqual({ changed: true, plants: 1 });
+    await plants.insertIfAbsent(plant({ id: '2', name: 'Unseen' }), provenance);
+    expect((await outbox.backlog()).events).toBe(0);
+    expect(await outbox.disableEvents()).toEqual({ changed: false, plants: 0 });
+  });
+
+  it('stays on for a store that already held plants when the switch arrived (as before it)', async () => {
+    const { dataSource } = open();
+    await dataSource.undoLastMigration();
+    try {
+      await plants.insertIfAbsent(plant({ id: '7', name: 'Old' }), provenance);
+    } finally {
+      await dataSource.runMigrations();
+    }
+    expect(await outbox.eventsEnabled()).toBe(true);
+    await plants.insertIfAbsent(plant({ id: '8', name: 'New' }), provenance);
+    expect((await drain(outbox)).map((event) => event.toJSON().name)).toEqual(['Old', 'New']);
+  });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repositoryRoot } from '../../../../test-support/api-process.js';
+import { reportSkipped } from '../../../../test-support/skipped.js';
 import {
   commandLine,
   run,
@@ -26,8 +27,9 @@ const enabled = flag === undefined || flag === '' ? process.env['CI'] === 'true'
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 
 if (!enabled) {
-  console.log(
-    'container image test skipped: it runs with CI=true or PLANTSTORE_TEST_CONTAINER=1, unless PLANTSTORE_TEST_CONTAINER=0 (needs root, buildah, podman, debootstrap)',
+  reportSkipped(
+    'the container image (build and run)',
+    'PLANTSTORE_TEST_CONTAINER=1 or CI=true, as root with buildah, podman and debootstrap (pnpm test:container)',
   );
   describe('the container image', () => it.todo('needs PLANTSTORE_TEST_CONTAINER=1 or CI=true'));
 } else {

@@ -5,7 +5,7 @@
 // on a temp file (WAL, synchronous=FULL, the default), or with DATABASE_URL=postgres://… a
 // new database on that server. It samples the CLI's RSS from /proc every 50 ms, runs the same
 // import a second time (every line unchanged: the re-run cost), checks the row count, and
-// prints one markdown table. Temp files and the database are always removed.
+// prints one markdown table, saved under bench/results/. Temp files and the database are always removed.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'apps/cli/dist/main.js');
@@ -127,31 +128,34 @@ async function main() {
   const again = await runImport(file, databaseUrl);
   const rows = await countRows(databaseUrl);
 
+  const out = [];
   const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
   const sizeMb = statSync(file).size / 1024 / 1024;
-  console.log(
-    `\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`,
-  );
-  console.log(
+  out.push(`\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`);
+  out.push(
     `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}, Node ${process.version}`,
   );
-  console.log(
+  out.push(
     `batch size ${BATCH_SIZE || 'default (1000)'}; rows in the table afterwards: ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'}\n`,
   );
-  console.log('| run | imported | unchanged | seconds | plants/s | peak RSS |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  out.push('| run | imported | unchanged | seconds | plants/s | peak RSS |');
+  out.push('|---|---:|---:|---:|---:|---:|');
   for (const [label, { summary, peakMb }] of [
     ['first import', first],
     ['same file again', again],
   ]) {
     const rate = Math.round(summary.lines / summary.seconds);
-    console.log(
+    out.push(
       `| ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB |`,
     );
   }
+  const report = out.join('\n');
+  console.log(report);
+  if (rows === PLANTS)
+    console.log(`\nsaved to ${writeResult('pnpm bench:import', report, POSTGRES ? 'import-postgres' : 'import')}`);
   if (rows !== PLANTS) process.exitCode = 1;
 }
 

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { repositoryRoot } from './api-process.js';
 
@@ -62,7 +71,7 @@ export function typeScriptBlocks(markdown: string): string[] {
  * tsc's report when one does not compile.
  */
 export function typeCheckExamples(readme: string, packages: readonly PackedPackage[], scratch: string): number {
-  const project = join(scratch, 'readme-examples');
+  const project = mkdtempSync(join(scratch, 'readme-examples-'));
   const blocks = typeScriptBlocks(readFileSync(readme, 'utf8'));
   mkdirSync(join(project, 'src'), { recursive: true });
   for (const pkg of packages) cpSync(pkg.unpacked, join(project, 'node_modules', pkg.name), { recursive: true });

@@ -90,4 +90,12 @@ describe('@plantstore/client as a packed tarball', () => {
     },
     SLOW,
   );
+
+  it(
+    "the repository README's client example compiles as written against the tarball",
+    () => {
+      expect(typeCheckExamples(join(repositoryRoot, 'README.md'), [packed], scratch)).toBe(1);
+    },
+    SLOW,
+  );
 });

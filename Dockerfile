@@ -3,7 +3,8 @@
 #   docker build -t plantstore .
 #   docker run -p 3000:3000 -v plantstore-data:/data plantstore
 # Both stages take the Node 24 LTS image as a build argument: a mirror, a pinned digest, or a
-# locally made stand-in (apps/api/test/container) can replace it.
+# locally made stand-in (apps/api/test/container) can replace it. The runtime stage runs on
+# the slim image, which has no compilers or python: nothing is built there.
 ARG NODE_IMAGE=node:24-bookworm
 ARG RUNTIME_IMAGE=node:24-bookworm-slim
 
@@ -36,10 +37,16 @@ RUN npm_config_build_from_source=true \
 COPY . .
 RUN pnpm run build
 # Production dependencies only, each app with its own node_modules (workspace packages
-# copied in, built better-sqlite3 reused from the store).
+# copied in, built better-sqlite3 reused from the store). Of better-sqlite3's build only the
+# addon is run: its object files and the SQLite amalgamation (16 MB a copy) stay here.
 RUN pnpm --filter @plantstore/api deploy --legacy --prod /prod/api \
  && pnpm --filter @plantstore/cli deploy --legacy --prod /prod/cli \
+ && for build in /prod/*/node_modules/.pnpm/better-sqlite3@*/node_modules/better-sqlite3/build; do \
+      find "$build" -mindepth 1 -not -path "$build/Release" -not -path "$build/Release/better_sqlite3.node" -delete; \
+    done \
  && cd /prod/api/node_modules/@plantstore/adapters-persistence \
+ && node -e "new (require('better-sqlite3'))(':memory:').close()" \
+ && cd /prod/cli/node_modules/@plantstore/adapters-persistence \
  && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
 FROM ${RUNTIME_IMAGE} AS runtime

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repositoryRoot } from '../../../../test-support/api-process.js';
@@ -36,6 +36,7 @@ if (!enabled) {
   describe('the container image', () => {
     const runId = randomBytes(4).toString('hex');
     const baseImage = `localhost/plantstore-test-base:${runId}`;
+    const runtimeBaseImage = `localhost/plantstore-test-runtime-base:${runId}`;
     const image = `localhost/plantstore-test:${runId}`;
     const workDir = mkdtempSync(join(tmpdir(), 'plantstore-image-'));
     let mounted: MountedImage | undefined;
@@ -47,6 +48,7 @@ if (!enabled) {
         join(repositoryRoot, 'apps/api/test/container/make-stand-in-base.sh'),
         join(workDir, 'base'),
         baseImage,
+        runtimeBaseImage,
       ]);
       rmSync(join(workDir, 'base'), { recursive: true, force: true });
       await run('buildah', [
@@ -57,7 +59,7 @@ if (!enabled) {
         '--force-rm', // no build container left behind, even when a step fails
         '--pull=never', // both images are local; nothing is fetched from a registry
         `--build-arg=NODE_IMAGE=${baseImage}`,
-        `--build-arg=RUNTIME_IMAGE=${baseImage}`,
+        `--build-arg=RUNTIME_IMAGE=${runtimeBaseImage}`,
         `--tag=${image}`,
         repositoryRoot,
       ]);
@@ -69,7 +71,8 @@ if (!enabled) {
     afterAll(async () => {
       await server?.stop('SIGKILL');
       await mounted?.remove();
-      for (const name of [image, baseImage]) await run('podman', ['rmi', '--force', name]).catch(() => undefined);
+      for (const name of [image, baseImage, runtimeBaseImage])
+        await run('podman', ['rmi', '--force', name]).catch(() => undefined);
       // A debootstrap that failed half-way may leave its /proc or /sys mounted in the work dir.
       for (const mountPoint of mountsUnder(workDir)) await run('umount', ['--lazy', mountPoint]).catch(() => undefined);
       rmSync(workDir, { recursive: true, force: true });
@@ -111,6 +114,23 @@ if (!enabled) {
         ),
       );
       expect(binary.subarray(1, 4).toString()).toBe('ELF');
+    });
+
+    it('carries nothing it does not run: one Swagger UI, no compilers, no build leftovers of better-sqlite3', () => {
+      const root = mounted!.root;
+      for (const app of ['api', 'cli']) {
+        const store = readdirSync(join(root, `app/${app}/node_modules/.pnpm`));
+        expect(store.filter((entry) => entry.startsWith('swagger-ui-dist@'))).toHaveLength(app === 'api' ? 1 : 0);
+        for (const sqlite of store.filter((entry) => entry.startsWith('better-sqlite3@'))) {
+          const build = join(root, `app/${app}/node_modules/.pnpm`, sqlite, 'node_modules/better-sqlite3/build');
+          expect(readdirSync(build, { recursive: true })).toEqual(['Release', 'Release/better_sqlite3.node']);
+        }
+      }
+      for (const tool of ['g++', 'gcc', 'cc', 'make', 'python3']) {
+        // lstat: an absolute symlink in the image would resolve against this machine.
+        const present = lstatSync(join(root, 'usr/bin', tool), { throwIfNoEntry: false }) !== undefined;
+        expect({ tool, present }).toEqual({ tool, present: false });
+      }
     });
 
     it('serves /healthz and passes its HEALTHCHECK; a created plant survives a restart; SIGTERM ends it with status 0', async () => {

@@ -18,12 +18,15 @@ const documented = rows.flatMap((row) => row.names);
 /** Every variable loadConfig looks at, found by handing it an environment that records reads. */
 function variablesRead(): string[] {
   const read = new Set<string>();
-  const env = new Proxy({} as Record<string, string | undefined>, {
-    get: (_target, name) => {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
+  const env = new Proxy<Record<string, string | undefined>>(
+    {},
+    {
+      get: (_target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
     },
-  });
+  );
   loadConfig(env);
   return [...read];
 }

@@ -38,7 +38,7 @@ COPY . .
 RUN pnpm run build
 # Production dependencies only, each app with its own node_modules (workspace packages
 # copied in, built better-sqlite3 reused from the store). Of better-sqlite3's build only the
-# addon is run: its object files and the SQLite amalgamation (16 MB a copy) stay here.
+# addon is run: its object files and the SQLite amalgamation stay in this stage.
 RUN pnpm --filter @plantstore/api deploy --legacy --prod /prod/api \
  && pnpm --filter @plantstore/cli deploy --legacy --prod /prod/cli \
  && for build in /prod/*/node_modules/.pnpm/better-sqlite3@*/node_modules/better-sqlite3/build; do \

@@ -4,7 +4,8 @@
 #   docker run -p 3000:3000 -v plantstore-data:/data plantstore
 # Node 26, the active LTS line (supported into 2029; 24 is in maintenance), as the project's
 # own Node in node_modules is. Both stages take the image as a build argument: a mirror, a
-# pinned digest, or a locally made stand-in (apps/api/test/container) can replace it.
+# pinned digest, or a locally made stand-in (apps/api/test/container) can replace it. The
+# runtime stage runs on the slim image, which has no compilers or python: nothing is built there.
 ARG NODE_IMAGE=node:26-bookworm
 ARG RUNTIME_IMAGE=node:26-bookworm-slim
 
@@ -33,10 +34,17 @@ RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm run build
 # Production dependencies only, each app with its own node_modules (workspace packages
-# copied in, built better-sqlite3 reused from the store).
+# copied in). Of better-sqlite3 only this platform's shipped binary is run: the other
+# platforms' binaries, the C++ sources and the SQLite amalgamation stay in this stage.
 RUN pnpm --filter @plantstore/api deploy --legacy --prod /prod/api \
  && pnpm --filter @plantstore/cli deploy --legacy --prod /prod/cli \
+ && for sqlite in /prod/*/node_modules/.pnpm/better-sqlite3@*/node_modules/better-sqlite3; do \
+      rm -rf "$sqlite/deps" "$sqlite/src" "$sqlite/binding.gyp"; \
+      find "$sqlite/prebuilds" -type f ! -name "linux-$(node -p process.arch).node" -delete; \
+    done \
  && cd /prod/api/node_modules/@plantstore/adapters-persistence \
+ && node -e "new (require('better-sqlite3'))(':memory:').close()" \
+ && cd /prod/cli/node_modules/@plantstore/adapters-persistence \
  && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
 FROM ${RUNTIME_IMAGE} AS runtime

@@ -29,5 +29,8 @@ export default {
   },
   // Several suites drive child processes (server, CLI) on a 2-core machine shared by two workers.
   testTimeout: 60_000,
+  // After jest's summary, one list of what this machine left out and how to enable it.
+  globalSetup: '<rootDir>/test-support/skipped-setup.mjs',
+  globalTeardown: '<rootDir>/test-support/skipped-teardown.mjs',
   maxWorkers: 2,
 };

@@ -3,9 +3,10 @@
 // Writes BENCH_IMPORT_PLANTS generated plants (default 1,000,000) as NDJSON to a temp file,
 // then runs the real CLI, `plantstore plants import FILE --json`, on a fresh database: SQLite
 // on a temp file (WAL, synchronous=FULL, the default), or with DATABASE_URL=postgres://… a
-// new database on that server; once with PlantCreated events off and once on (BENCH_IMPORT_EVENTS). It samples the CLI's RSS from /proc every 50 ms, runs the same
-// import a second time (every line unchanged: the re-run cost), checks the row count, and
-// prints one markdown table. Temp files and the database are always removed.
+// new database on that server, once with PlantCreated events off and once on
+// (BENCH_IMPORT_EVENTS). It samples the CLI's RSS from /proc every 50 ms, runs the same import
+// a second time (every line unchanged: the re-run cost), checks the row count, and prints one
+// markdown table, saved under bench/results/. Temp files and the database are always removed.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'apps/cli/dist/main.js');
@@ -150,32 +152,35 @@ async function main() {
     runs.push({ events, first, again, rows: await countRows(databaseUrl) });
   }
 
+  const out = [];
   const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
   const sizeMb = statSync(file).size / 1024 / 1024;
-  console.log(
-    `\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`,
-  );
-  console.log(
+  out.push(`\nImport benchmark: ${PLANTS.toLocaleString('en-US')} plants, NDJSON ${sizeMb.toFixed(0)} MB, ${engine}`);
+  out.push(
     `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}, Node ${process.version}`,
   );
-  console.log(`batch size ${BATCH_SIZE || 'default (1000)'}\n`);
-  console.log('| PlantCreated events | run | imported | unchanged | seconds | plants/s | peak RSS | rows afterwards |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---|');
+  out.push(`batch size ${BATCH_SIZE || 'default (1000)'}\n`);
+  out.push('| PlantCreated events | run | imported | unchanged | seconds | plants/s | peak RSS | rows afterwards |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---|');
   for (const { events, first, again, rows } of runs) {
     for (const [label, { summary, peakMb }] of [
       ['first import', first],
       ['same file again', again],
     ]) {
       const rate = Math.round(summary.lines / summary.seconds);
-      console.log(
+      out.push(
         `| ${events} | ${label} | ${summary.imported.toLocaleString('en-US')} | ${summary.unchanged.toLocaleString('en-US')} | ${summary.seconds.toFixed(2)} | ${rate.toLocaleString('en-US')} | ${peakMb.toFixed(0)} MB | ${rows.toLocaleString('en-US')}${rows === PLANTS ? ' (all)' : ' (MISMATCH)'} |`,
       );
     }
-    if (rows !== PLANTS) process.exitCode = 1;
   }
+  const report = out.join('\n');
+  console.log(report);
+  const allRows = runs.every(({ rows }) => rows === PLANTS);
+  if (allRows) console.log(`\nsaved to ${writeResult('pnpm bench:import', report, POSTGRES ? 'import-postgres' : 'import')}`);
+  else process.exitCode = 1;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));

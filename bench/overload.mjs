@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { probe } from './http-probe.mjs';
+import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -251,25 +252,31 @@ function finish(error, summary) {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } else {
+    const out = [];
     const f = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-');
-    console.log(
+    out.push(
       `overload (${values.server} server): ${summary.connections} connections × ${summary.bodyBytes}-byte bodies released together`,
     );
-    console.log(
+    out.push(
       `  answers: ${Object.entries(summary.statuses)
         .map(([k, v]) => `${k}×${v}`)
         .join(
           ', ',
         )}; all answered in ${summary.allAnsweredMs} ms; rows ${summary.rows}, 200s without a row ${summary.okWithoutRow}`,
     );
-    console.log(
+    out.push(
       `  /healthz: ${summary.health.probes} probes, ${summary.health.failed} failed, p50 ${f(summary.health.p50Ms)} ms, p99 ${f(summary.health.p99Ms)} ms, max ${f(summary.health.maxMs)} ms (target ≤ 100 ms); worst while the connections open ${f(summary.health.maxMsDuringBurst)} ms, after the release ${f(summary.health.maxMsAfterRelease)} ms`,
     );
-    console.log(
+    out.push(
       `  server RSS: ${f(summary.rssMb.atRest)} MB at rest, peak ${f(summary.rssMb.peakSampled)} MB sampled, VmHWM ${f(summary.rssMb.peakVmHWM)} MB (target < 250 MB)`,
     );
-    console.log(
+    out.push(
       `  SIGTERM${summary.shutdown.sigtermDuringLoad ? ' during the load' : ' after'}: exit ${summary.shutdown.exitCode} after ${summary.shutdown.msFromSigterm} ms (SHUTDOWN_TIMEOUT ${summary.shutdown.shutdownTimeoutMs} ms)`,
+    );
+    const report = out.join('\n');
+    console.log(report);
+    console.log(
+      `saved to ${writeResult(`pnpm bench:overload (${values.server} server)`, report, `overload-${values.server}`)}`,
     );
   }
   process.exit(0);

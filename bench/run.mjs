@@ -7,7 +7,7 @@
 // then drive POST /plants with autocannon (bench/load.mjs, pinned to CPU 1) for
 // BENCH_DURATION_S while sampling the server's RSS and reading its CPU time; count the rows
 // written and compare with the 2xx responses. Print one markdown table of medians
-// (bench/report.mjs) and the project ÷ baseline ratios. Children, temp dirs and PostgreSQL
+// (bench/report.mjs) and the project ÷ baseline ratios, and save it under bench/results/. Children, temp dirs and PostgreSQL
 // databases made here are always removed, also on failure, Ctrl-C or the overall time limit.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { fmt, report } from './report.mjs';
+import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const persistenceRequire = createRequire(join(ROOT, 'packages/adapters-persistence/package.json'));
@@ -605,8 +606,13 @@ async function main() {
       );
   }
   environment.lines.push(`load average at end ${loadAverage()}`);
-  console.log(report({ runs, targets, connectionCounts: CONNECTIONS, environment }));
-  return runs.some((r) => r.failed) ? 1 : 0;
+  const markdown = report({ runs, targets, connectionCounts: CONNECTIONS, environment });
+  console.log(markdown);
+  if (runs.some((r) => r.failed)) return 1;
+  // Only a complete run is kept: bench/results/<date>-<machine>[-variant].md.
+  const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : ''].filter(Boolean).join('-');
+  console.log(`saved to ${writeResult('pnpm bench', markdown, variant)}`);
+  return 0;
 }
 
 let exitCode = 1;

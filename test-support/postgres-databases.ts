@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { reportSkipped } from './skipped.js';
 
 /**
  * What every PostgreSQL test suite of the workspace shares: when PostgreSQL runs, and a
@@ -18,6 +19,21 @@ export function postgresAdminUrl(env: Environment = process.env): string | undef
   const url = env[PG_URL_VARIABLE];
   if (url !== undefined && url !== '') return url;
   return env['CI'] === 'true' ? DEFAULT_PG_ADMIN_URL : undefined;
+}
+
+/** What is left out without PostgreSQL, and how to add it; undefined when it runs. */
+export function postgresSkipped(env: Environment = process.env): { what: string; howToEnable: string } | undefined {
+  if (postgresAdminUrl(env) !== undefined) return undefined;
+  return {
+    what: 'PostgreSQL: the persistence contract, e2e and client suites on PostgreSQL, the scale-out and outage suites',
+    howToEnable: `set ${PG_URL_VARIABLE}=${DEFAULT_PG_ADMIN_URL} (or CI=true)`,
+  };
+}
+
+/** Adds PostgreSQL to the run's list of what was skipped, when it is left out. */
+export function reportIfPostgresSkipped(): void {
+  const skipped = postgresSkipped();
+  if (skipped !== undefined) reportSkipped(skipped.what, skipped.howToEnable);
 }
 
 export interface FreshPostgresDatabase {

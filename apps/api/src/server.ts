@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { createFailureLogger } from '@plantstore/adapters-http';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
@@ -5,6 +6,11 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { unsupportedRuntime } from './supported-runtime.js';
 import { createApp } from './create-app.js';
 import { exitGracefullyOnSignals } from './graceful-shutdown.js';
+
+// The server's own version, read at run time so it cannot drift from package.json.
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
 function configOrExit(): AppConfig {
   const runtimeProblem = unsupportedRuntime();
@@ -30,8 +36,19 @@ export async function startServer(): Promise<void> {
     // The accept queue as deep as the connections the server takes (the kernel caps it at
     // net.core.somaxconn): with Node's default of 511, a burst of new connections fills it and
     // the kernel drops further SYNs, health probes' included, until a retransmit a second later.
-    await app.listen({ port: config.port, host: config.host, backlog: config.maxConnections });
-    new Logger('PlantStore').log(`listening on ${await app.getUrl()} (database ${redactDatabaseUrl(config.database)})`);
+    // Fastify announces every address it listens on (one line per interface on 0.0.0.0); at the
+    // default level the server says it once instead, with what an operator asks first.
+    const fastifyLog = app.getHttpAdapter().getInstance().log;
+    const level = fastifyLog.level;
+    if (level === 'info') fastifyLog.level = 'warn';
+    try {
+      await app.listen({ port: config.port, host: config.host, backlog: config.maxConnections });
+    } finally {
+      fastifyLog.level = level;
+    }
+    new Logger('PlantStore').log(
+      `Plant Store ${VERSION} listening on ${await app.getUrl()}: ${ENGINE_NAMES[config.database.engine]} ${redactDatabaseUrl(config.database)}, Node ${process.version}`,
+    );
   } catch (error) {
     createFailureLogger().fatal(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

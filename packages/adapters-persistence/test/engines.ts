@@ -8,14 +8,14 @@ import {
   type DatabaseTuning,
 } from '@plantstore/adapters-persistence';
 import type { DataSource } from 'typeorm';
-import {
-  createPostgresDatabase,
-  DEFAULT_PG_ADMIN_URL,
-  PG_URL_VARIABLE,
-  postgresAdminUrl,
-} from '../../../test-support/postgres-databases.js';
+import { createPostgresDatabase, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
 
-export { DEFAULT_PG_ADMIN_URL, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
+export {
+  DEFAULT_PG_ADMIN_URL,
+  postgresAdminUrl,
+  postgresSkipped,
+  reportIfPostgresSkipped,
+} from '../../../test-support/postgres-databases.js';
 
 /** An empty database of one engine, made for one suite and removed after it. */
 export interface TestStore {
@@ -33,12 +33,6 @@ export interface TestEngine {
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
-
-/** The line to print when PostgreSQL is left out, or undefined when it runs. */
-export function postgresSkipNotice(env: Environment = process.env): string | undefined {
-  if (postgresAdminUrl(env) !== undefined) return undefined;
-  return `PostgreSQL persistence tests skipped: set ${PG_URL_VARIABLE}=${DEFAULT_PG_ADMIN_URL} to run them`;
-}
 
 /** The engines every contract suite runs on: SQLite always, PostgreSQL when enabled. */
 export function testEngines(env: Environment = process.env): TestEngine[] {

@@ -9,7 +9,11 @@ import {
   storedPlants,
   type ApiProcess,
 } from '../../../test-support/api-process.js';
-import { createPostgresDatabase, postgresAdminUrl } from '../../../test-support/postgres-databases.js';
+import {
+  createPostgresDatabase,
+  postgresAdminUrl,
+  reportIfPostgresSkipped,
+} from '../../../test-support/postgres-databases.js';
 import { PlantStoreApiError, PlantStoreClient } from '../src/index.js';
 
 /**
@@ -40,8 +44,7 @@ const engines: Engine[] =
         sqlite,
         { name: 'PostgreSQL', createDatabase: () => createPostgresDatabase(adminUrl, 'plantstore_client_e2e_') },
       ];
-if (adminUrl === undefined)
-  console.log('client e2e on PostgreSQL skipped: set PLANTSTORE_TEST_PG_URL (or CI=true) to run it');
+reportIfPostgresSkipped();
 
 /** Retries bounded by the call's deadline only, however long a restart takes on a busy machine. */
 const PATIENT = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 500 };

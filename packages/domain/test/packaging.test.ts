@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typeCheckExamples } from '../../../test-support/packed-package.js';
 
 /**
  * The package as another team gets it: packed with `pnpm pack`, installed from the tarball
@@ -123,6 +124,15 @@ describe('@plantstore/domain as a packed tarball', () => {
     expect(Object.keys(manifest['exports'] as object)).toEqual(['.', './testing', './package.json']);
     expect(manifest['dependencies'] ?? {}).toEqual({});
   });
+
+  it(
+    'README: every TypeScript example compiles as written against the tarball',
+    () => {
+      const packed = { name: '@plantstore/domain', tarball, unpacked, files };
+      expect(typeCheckExamples(join(packageDir, 'README.md'), [packed], scratch)).toBeGreaterThanOrEqual(4);
+    },
+    SLOW,
+  );
 
   describe('installed in a second app outside the workspace', () => {
     let app: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { testEngines, type TestDatabase, type TestEngine } from '../support/engines.js';
-import { natsSkipNotice, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
+import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
 import { CLI_JS, createTokenWithCli, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
 import {
   catalogueIds,
@@ -35,8 +35,7 @@ async function readiness(url: string): Promise<{ status: number }> {
 
 const IMPORTED = 20_000;
 
-const skipNotice = natsSkipNotice();
-if (skipNotice !== undefined) console.log(skipNotice);
+const hasNats = natsPresent();
 
 interface World {
   database: TestDatabase;
@@ -86,7 +85,7 @@ async function expectEveryPlantAppliedOnce(world: World): Promise<void> {
   expect(world.catalogue!.following.applied).toBe(table.length);
 }
 
-const engines = skipNotice === undefined ? testEngines() : [];
+const engines = hasNats ? testEngines() : [];
 
 describe.each(engines)('PlantCreated events to the example consumer on $name', (engine) => {
   const world = useWorld(engine);
@@ -189,4 +188,4 @@ describe.each(engines)('PlantCreated events to the example consumer on $name', (
   }
 });
 
-if (engines.length === 0) describe('PlantCreated events', () => it.todo(skipNotice ?? 'needs nats-server'));
+if (engines.length === 0) describe('PlantCreated events', () => it.todo('needs nats-server'));

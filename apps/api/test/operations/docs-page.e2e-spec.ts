@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { reportSkipped } from '../../../../test-support/skipped.js';
 import { useTestApp } from '../support/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -15,7 +16,7 @@ function chromiumPresent(): boolean {
   if (existsSync(CHROMIUM)) return true;
   if (process.env['CI'] === 'true')
     throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
-  console.log(`docs page browser test skipped: no ${CHROMIUM} (apt-get install chromium)`);
+  reportSkipped('the docs page in a headless browser', `install ${CHROMIUM} (apt-get install chromium)`);
   return false;
 }
 

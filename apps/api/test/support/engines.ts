@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createPostgresDatabase,
-  DEFAULT_PG_ADMIN_URL,
   PG_URL_VARIABLE,
   postgresAdminUrl,
 } from '../../../../test-support/postgres-databases.js';
@@ -14,6 +13,8 @@ export {
   DEFAULT_PG_ADMIN_URL,
   PG_URL_VARIABLE,
   postgresAdminUrl,
+  postgresSkipped,
+  reportIfPostgresSkipped,
 } from '../../../../test-support/postgres-databases.js';
 /** Every database the e2e suites create starts with this; test-app refuses any other. */
 export const E2E_DATABASE_PREFIX = 'plantstore_e2e_';
@@ -36,12 +37,6 @@ export interface TestEngine {
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
-
-/** The one line to print when PostgreSQL is left out, or undefined when it runs. */
-export function postgresSkipNotice(env: Environment = process.env): string | undefined {
-  if (postgresAdminUrl(env) !== undefined) return undefined;
-  return `PostgreSQL e2e and scale-out suites skipped: set ${PG_URL_VARIABLE}=${DEFAULT_PG_ADMIN_URL} (or CI=true) to run them`;
-}
 
 /** The engines the e2e suites run on: SQLite always, PostgreSQL when enabled. */
 export function testEngines(env: Environment = process.env): TestEngine[] {

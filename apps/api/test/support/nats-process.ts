@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reportSkipped } from '../../../../test-support/skipped.js';
 import { freePort } from './processes.js';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
@@ -17,11 +18,18 @@ export interface NatsProcess {
   remove(): Promise<void>;
 }
 
-/** Why the NATS suites cannot run here, or undefined when they can. In CI a missing server is a failure. */
-export function natsSkipNotice(): string | undefined {
-  if (existsSync(NATS_SERVER)) return undefined;
+/**
+ * Whether the NATS suites can run here; when not, they are added to the run's list of what was
+ * skipped. In CI a missing server is a failure.
+ */
+export function natsPresent(): boolean {
+  if (existsSync(NATS_SERVER)) return true;
   if (process.env['CI'] === 'true') throw new Error(`${NATS_SERVER} is missing in CI`);
-  return `plant event suites skipped: no ${NATS_SERVER} (apt-get install nats-server)`;
+  reportSkipped(
+    'plant event suites (relay to NATS JetStream, example consumer)',
+    `install ${NATS_SERVER} (apt-get install nats-server)`,
+  );
+  return false;
 }
 
 /**

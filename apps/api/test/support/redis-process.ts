@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { reportSkipped } from '../../../../test-support/skipped.js';
 import { freePort } from './processes.js';
 
 export interface RedisProcess {
@@ -20,7 +21,7 @@ export interface RedisProcess {
 export async function startRedisProcess(): Promise<RedisProcess | undefined> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     if (process.env['CI'] === 'true') throw new Error('redis-server is missing in CI');
-    console.log('Redis outage suite skipped: no redis-server binary (apt-get install redis-server)');
+    reportSkipped('Redis outage suite (a frozen Redis)', 'install redis-server (apt-get install redis-server)');
     return undefined;
   }
   const port = await freePort();

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { reportSkipped } from '../../../../test-support/skipped.js';
 
 export const REDIS_URL = process.env['PLANTSTORE_TEST_REDIS_URL'] || 'redis://127.0.0.1:6379';
 
@@ -20,8 +21,9 @@ export async function redisAvailable(): Promise<boolean> {
   } catch (error) {
     if (process.env['CI'] === 'true')
       throw new Error(`Redis at ${REDIS_URL} is unreachable in CI: ${(error as Error).message}`, { cause: error });
-    console.log(
-      `Redis rate-limit suite skipped: no Redis at ${REDIS_URL} (start one, or set PLANTSTORE_TEST_REDIS_URL)`,
+    reportSkipped(
+      'limits shared by two instances through Redis',
+      `start a Redis at ${REDIS_URL}, or set PLANTSTORE_TEST_REDIS_URL`,
     );
     return false;
   } finally {

@@ -22,6 +22,52 @@ export const ErrorCode = {
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * When each code is answered, in the words of docs/errors.md: the OpenAPI document's table is
+ * made from this list, and a test holds the catalogue in docs/errors.md to it, row for row.
+ */
+export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when: string }[] = [
+  {
+    code: ErrorCode.MalformedRequest,
+    when: 'malformed HTTP request, rejected by the HTTP parser; an undecodable URL; two `Authorization` headers',
+  },
+  {
+    code: ErrorCode.InvalidJson,
+    when: 'body empty, not UTF-8, or not valid JSON; an object repeats a key with a different value (I-JSON, RFC 7493)',
+  },
+  { code: ErrorCode.NotAnObject, when: 'body is valid JSON but not an object' },
+  {
+    code: ErrorCode.ValidationFailed,
+    when: 'field validation failed; every problem is listed in `message`, each naming its field',
+  },
+  {
+    code: ErrorCode.MissingToken,
+    when: 'no bearer token in the `Authorization` header (absent, or another scheme)',
+  },
+  { code: ErrorCode.InvalidToken, when: 'token malformed, unknown, expired or revoked' },
+  { code: ErrorCode.InsufficientScope, when: 'token valid but lacks the scope (`plants:write` to create)' },
+  { code: ErrorCode.RouteNotFound, when: 'no such route' },
+  { code: ErrorCode.MethodNotAllowed, when: 'the path exists, the method does not (`Allow` lists the methods)' },
+  { code: ErrorCode.RequestTimeout, when: 'the request did not fully arrive in time' },
+  { code: ErrorCode.PlantConflict, when: 'the id exists with a different name or tag' },
+  { code: ErrorCode.PayloadTooLarge, when: 'body larger than the limit (declared or streamed)' },
+  {
+    code: ErrorCode.UnsupportedMediaType,
+    when: '`Content-Type` missing, not JSON, or with a charset other than UTF-8; a body with a `Content-Encoding` (gzip, br…): send it uncompressed',
+  },
+  { code: ErrorCode.RateLimited, when: 'rate limit exceeded; `Retry-After` says when to try again' },
+  { code: ErrorCode.HeadersTooLarge, when: 'request headers too large' },
+  { code: ErrorCode.Internal, when: 'unexpected internal failure (details only in the server log)' },
+  {
+    code: ErrorCode.TransferCodingNotImplemented,
+    when: 'a `Transfer-Encoding` other than `chunked` (RFC 9112 §6.1)',
+  },
+  {
+    code: ErrorCode.Unavailable,
+    when: 'database unavailable (`Retry-After: 1`), or the server is shutting down',
+  },
+];
+
 export function statusOf(code: ErrorCode): number {
   return Math.floor(code / 100);
 }

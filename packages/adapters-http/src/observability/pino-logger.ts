@@ -55,5 +55,27 @@ export function createHttpLogging(logger: Logger): HttpLogging {
     // Fastify adapter: lines of a request would then lose their reqId.
     forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
   };
-  return { pino: logger, params, nestLogger: new NestPinoLogger(new NestPinoRequestLogger(params), params) };
+  return { pino: logger, params, nestLogger: new QuietBootstrapLogger(new NestPinoRequestLogger(params), params) };
+}
+
+/**
+ * Where Nest reports its own start-up, one line per module, controller and route: useful when
+ * wiring is in doubt (LOG_LEVEL=debug), noise on every start. The server says once that it
+ * listens, where, on which engine and version (apps/api/src/server.ts).
+ */
+const NEST_BOOTSTRAP_CONTEXTS: ReadonlySet<string> = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/** The Nest logger with Nest's start-up lines at debug instead of info. */
+class QuietBootstrapLogger extends NestPinoLogger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams.at(-1);
+    if (typeof context === 'string' && NEST_BOOTSTRAP_CONTEXTS.has(context)) this.debug(message, ...optionalParams);
+    else super.log(message, ...optionalParams);
+  }
 }

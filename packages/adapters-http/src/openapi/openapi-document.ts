@@ -1,28 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ErrorCode } from '../errors/error-codes.js';
+import { ERROR_CATALOGUE, statusOf } from '../errors/error-codes.js';
 import { CLOSED_SCHEMAS } from './api-schemas.js';
 
-const ERROR_TABLE = `| status | error | when |
-|---|---|---|
-| 400 | ${ErrorCode.MalformedRequest} | malformed HTTP request |
-| 400 | ${ErrorCode.InvalidJson} | body empty, not UTF-8 or not valid JSON |
-| 400 | ${ErrorCode.NotAnObject} | body is JSON but not an object |
-| 400 | ${ErrorCode.ValidationFailed} | field validation failed (every problem listed in \`message\`) |
-| 401 | ${ErrorCode.MissingToken} | no bearer token in the Authorization header |
-| 401 | ${ErrorCode.InvalidToken} | token malformed, unknown, expired or revoked |
-| 403 | ${ErrorCode.InsufficientScope} | token lacks the \`plants:write\` scope |
-| 404 | ${ErrorCode.RouteNotFound} | no such route |
-| 405 | ${ErrorCode.MethodNotAllowed} | method not allowed (\`Allow\` lists the methods) |
-| 408 | ${ErrorCode.RequestTimeout} | the request took too long to arrive |
-| 409 | ${ErrorCode.PlantConflict} | the id exists with a different name or tag |
-| 413 | ${ErrorCode.PayloadTooLarge} | body larger than the limit (64 KiB by default) |
-| 415 | ${ErrorCode.UnsupportedMediaType} | Content-Type is not JSON, or the body has a Content-Encoding (send it uncompressed) |
-| 429 | ${ErrorCode.RateLimited} | rate limit exceeded (\`Retry-After\`) |
-| 431 | ${ErrorCode.HeadersTooLarge} | request headers too large |
-| 500 | ${ErrorCode.Internal} | unexpected internal failure |
-| 501 | ${ErrorCode.TransferCodingNotImplemented} | a Transfer-Encoding other than chunked |
-| 503 | ${ErrorCode.Unavailable} | database unavailable or server shutting down (\`Retry-After\`) |`;
+const ERROR_TABLE = [
+  '| status | error | when |',
+  '|---|---|---|',
+  ...ERROR_CATALOGUE.map(({ code, when }) => `| ${statusOf(code)} | ${code} | ${when} |`),
+].join('\n');
 
 export const PLANTS_TAG = 'plants';
 export const OPERATIONS_TAG = 'operations';

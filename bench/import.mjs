@@ -179,7 +179,8 @@ async function main() {
   const report = out.join('\n');
   console.log(report);
   const allRows = runs.every(({ rows }) => rows === PLANTS);
-  if (allRows) console.log(`\nsaved to ${writeResult('pnpm bench:import', report, POSTGRES ? 'import-postgres' : 'import')}`);
+  if (allRows)
+    console.log(`\nsaved to ${writeResult('pnpm bench:import', report, POSTGRES ? 'import-postgres' : 'import')}`);
   else process.exitCode = 1;
 }
 

@@ -50,6 +50,8 @@ export async function createPlants(
   ids: readonly bigint[],
   concurrency: number,
   until: () => boolean = () => false,
+  /** A pause after each request, so a load meant to span a time window cannot end early on a fast machine. */
+  pauseMs = 0,
 ): Promise<LoadResult> {
   const agent: Agent = keepAliveAgent(concurrency);
   const statuses: Record<string, number> = {};
@@ -63,6 +65,7 @@ export async function createPlants(
             .then((result) => String(result.status))
             .catch(() => 'failed');
           statuses[status] = (statuses[status] ?? 0) + 1;
+          if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
         }
       }),
     );

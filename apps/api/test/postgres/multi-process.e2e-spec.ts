@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import { migrations } from '@plantstore/adapters-persistence';
 import { connectPostgres, describeOnPostgres, type TestDatabase } from '../support/engines.js';
 import { keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
 import { createTokenWithCli, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
@@ -49,10 +50,7 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     const client = await connectPostgres(database.url);
     try {
       const { rows } = await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
-      expect(rows.map((r) => r.name)).toEqual([
-        'CreatePlantsAndTokens1763712000000',
-        'AddPlantCreatedOutbox1763798400000',
-      ]);
+      expect(rows.map((r) => r.name)).toEqual(migrations.map((migration) => migration.name));
     } finally {
       await client.end();
     }

@@ -9,10 +9,12 @@ const ERROR_TABLE = `| status | error | when |
 | 400 | ${ErrorCode.InvalidJson} | body empty, not UTF-8 or not valid JSON |
 | 400 | ${ErrorCode.NotAnObject} | body is JSON but not an object |
 | 400 | ${ErrorCode.ValidationFailed} | field validation failed (every problem listed in \`message\`) |
+| 400 | ${ErrorCode.InvalidParameter} | a path or query parameter is invalid, unknown or repeated (\`message\` names it) |
 | 401 | ${ErrorCode.MissingToken} | no bearer token in the Authorization header |
 | 401 | ${ErrorCode.InvalidToken} | token malformed, unknown, expired or revoked |
-| 403 | ${ErrorCode.InsufficientScope} | token lacks the \`plants:write\` scope |
+| 403 | ${ErrorCode.InsufficientScope} | token lacks the scope needed (\`plants:write\` to create, \`plants:read\` to read) |
 | 404 | ${ErrorCode.RouteNotFound} | no such route |
+| 404 | ${ErrorCode.PlantNotFound} | no plant with that id (GET /plants/{id}) |
 | 405 | ${ErrorCode.MethodNotAllowed} | method not allowed (\`Allow\` lists the methods) |
 | 408 | ${ErrorCode.RequestTimeout} | the request took too long to arrive |
 | 409 | ${ErrorCode.PlantConflict} | the id exists with a different name or tag |
@@ -37,12 +39,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Plant Store')
     .setVersion('1.0.0')
     .setDescription(
-      'Creates plants. Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' +
+      'Creates, reads and lists plants. Checks run in this order: routing (404, 405), the bearer token (401), its scope (403), then the request itself (its parameters or body, 400 and the rest). Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' +
         ERROR_TABLE,
     )
     .setLicense('MIT', 'https://opensource.org/license/mit')
     .addServer('/', 'This server')
-    .addTag(PLANTS_TAG, 'The plant store: create plants (bearer token with the `plants:write` scope).')
+    .addTag(
+      PLANTS_TAG,
+      'The plant store: create plants (bearer token with the `plants:write` scope), read and list them (`plants:read`).',
+    )
     .addTag(OPERATIONS_TAG, 'For operators and orchestrators: health, metrics and this documentation; no token needed.')
     .addSecurity('bearerAuth', {
       type: 'http',

@@ -17,7 +17,7 @@ const RETRY_AFTER: Record<string, Header> = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' }, example: 1 },
 };
 const ALLOW: Record<string, Header> = {
-  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'POST' },
+  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'GET, HEAD, POST' },
 };
 
 interface DocumentedFailure {
@@ -75,7 +75,7 @@ const FAILURES = {
   },
   405: {
     description: 'Method not allowed (40501).',
-    example: Failures.methodNotAllowed('PUT', '/plants', ['POST']),
+    example: Failures.methodNotAllowed('PUT', '/plants', ['GET', 'HEAD', 'POST']),
     headers: ALLOW,
   },
   408: { description: 'The request took too long to arrive (40801).', example: Failures.requestTimeout },

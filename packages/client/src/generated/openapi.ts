@@ -557,7 +557,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The methods the path accepts.
-                     * @example POST
+                     * @example GET, HEAD, POST
                      */
                     Allow?: string;
                     [name: string]: unknown;
@@ -566,7 +566,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": 40501,
-                     *       "message": "PUT is not allowed on /plants; allowed: POST."
+                     *       "message": "PUT is not allowed on /plants; allowed: GET, HEAD, POST."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

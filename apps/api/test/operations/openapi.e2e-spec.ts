@@ -103,13 +103,12 @@ describe('GET /openapi.json: the served contract', () => {
         properties: expect.objectContaining({ id: expect.objectContaining({ type: 'integer', format: 'int64' }) }),
       }),
     );
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see `document`
-    expect(get.parameters.map((p: any) => [p.in, p.name])).toEqual([
+    type Parameter = { in: string; name: string; required?: boolean };
+    expect((get.parameters as Parameter[]).map((p) => [p.in, p.name])).toEqual([
       ['header', 'If-None-Match'],
       ['path', 'id'],
     ]);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see `document`
-    expect(list.parameters.map((p: any) => [p.in, p.name, p.required])).toEqual([
+    expect((list.parameters as Parameter[]).map((p) => [p.in, p.name, p.required])).toEqual([
       ['query', 'tags', false],
       ['query', 'limit', false],
       ['query', 'after', false],

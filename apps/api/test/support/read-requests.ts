@@ -36,7 +36,7 @@ export async function walk(url: string, token: string, path: string): Promise<{ 
     const page = idsIn(res.text);
     ids.push(...page);
     pages.push(page.length);
-    next = nextOf(res.headers['link'] as string | undefined);
+    next = nextOf(res.headers['link']);
   }
   return { ids, pages };
 }

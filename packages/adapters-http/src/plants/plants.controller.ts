@@ -13,6 +13,7 @@ import {
 import {
   PlantConflictError,
   PlantPageQuery,
+  PlantTag,
   type CreatePlant,
   type CreatePlantResult,
   type GetPlant,
@@ -103,7 +104,13 @@ export class PlantsController {
   @ApiQuery({
     name: 'limit',
     required: false,
-    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: PlantPageQuery.MAX_LIMIT, default: 100 },
+    schema: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: PlantPageQuery.MAX_LIMIT,
+      default: PlantPageQuery.DEFAULT_LIMIT,
+    },
     description: `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
   })
   @ApiQuery({
@@ -111,7 +118,7 @@ export class PlantsController {
     required: false,
     style: 'form',
     explode: true,
-    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 } },
+    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
     description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
   })
   @ApiOkResponse({

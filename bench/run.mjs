@@ -19,6 +19,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { measureReads, readReport } from './read-scenario.mjs';
 import { fmt, report } from './report.mjs';
 import { writeResult } from './results.mjs';
 
@@ -51,6 +52,8 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '16,128').split(',').map((
   return n;
 });
 const REPEAT = envNumber('BENCH_REPEAT', 3, 1, 20);
+// The read scenario (bench/read-scenario.mjs) on the project server; 0 leaves it out.
+const READ_CONNECTIONS = envNumber('BENCH_READ_CONNECTIONS', 128, 0, 10_000);
 // Which servers run: a comma list of project, request, group; `baseline` means both bare ones.
 const ONLY = new Set(
   (process.env.BENCH_ONLY || 'project,baseline')
@@ -251,6 +254,23 @@ async function countRows(target) {
   }
 }
 
+/** Up to `limit` stored plant ids as decimal text (read by a separate connection). */
+async function storedIds(target, limit) {
+  const sql = `SELECT CAST(id AS TEXT) AS id FROM plant ORDER BY id LIMIT ${Number(limit)}`;
+  if (target.pgUrl)
+    return withPgClient(target.pgUrl, async (client) => (await client.query(sql)).rows.map((r) => r.id));
+  const Database = persistenceRequire('better-sqlite3');
+  const db = new Database(target.sqlitePath, { readonly: true, fileMustExist: true, timeout: 5000 });
+  try {
+    return db
+      .prepare(sql)
+      .all()
+      .map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
 /** Waits until the row count stops moving (requests cut off at the end of a run may still commit). */
 async function settledRowCount(target) {
   let last = await countRows(target);
@@ -322,7 +342,7 @@ function rawCommitRate(dir, seconds = 1) {
 const ID_BASE = BigInt(`0x${randomBytes(6).toString('hex')}`) & ((1n << 48n) - 1n);
 let runIndex = 0;
 
-async function runLoad(port, token, connections, durationS, tmp) {
+async function runLoad(port, token, connections, durationS, tmp, read = undefined) {
   const idBase = ID_BASE + BigInt(runIndex++) * (1n << 32n);
   const config = {
     url: `http://127.0.0.1:${port}`,
@@ -330,6 +350,7 @@ async function runLoad(port, token, connections, durationS, tmp) {
     durationS,
     timeoutS: TIMEOUT_S,
     idBase: String(idBase),
+    ...(read ? { read } : {}),
   };
   const [command, args] = pinned(LOAD_CPU, process.execPath, [join(ROOT, 'bench/load.mjs'), JSON.stringify(config)]);
   const errPath = join(tmp, `load-${runIndex}.err`);
@@ -579,6 +600,7 @@ async function main() {
   }
 
   const runs = [];
+  let reads;
   try {
     // The project first: its CLI makes the token the bare servers then register.
     let token = `pst_${randomBytes(32).toString('base64url')}`;
@@ -596,6 +618,8 @@ async function main() {
           if (cleaningUp) break;
           runs.push(await measure(target, connections, round));
         }
+    const project = targets.find((target) => target.name === 'project');
+    if (project && READ_CONNECTIONS > 0 && !cleaningUp) reads = await measureProjectReads(project);
   } catch (error) {
     runs.push({ target: 'setup', connections: 0, round: 0, failed: error.message });
   } finally {
@@ -606,13 +630,42 @@ async function main() {
       );
   }
   environment.lines.push(`load average at end ${loadAverage()}`);
-  const markdown = report({ runs, targets, connectionCounts: CONNECTIONS, environment });
+  const markdown = [
+    report({ runs, targets, connectionCounts: CONNECTIONS, environment }),
+    ...(reads
+      ? [
+          readReport(
+            reads,
+            runs.filter((r) => r.target === 'floor'),
+          ),
+        ]
+      : []),
+  ].join('\n');
   console.log(markdown);
-  if (runs.some((r) => r.failed)) return 1;
+  if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed)) return 1;
   // Only a complete run is kept: bench/results/<date>-<machine>[-variant].md.
   const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : ''].filter(Boolean).join('-');
   console.log(`saved to ${writeResult('pnpm bench', markdown, variant)}`);
   return 0;
+}
+
+/** The read scenario on the project server, still running after the create runs. */
+function measureProjectReads(project) {
+  const { child, port } = project.server;
+  return measureReads({
+    connections: READ_CONNECTIONS,
+    rounds: REPEAT,
+    warmupS: WARMUP_S,
+    durationS: DURATION_S,
+    log: (line) => process.stderr.write(line),
+    io: {
+      storedIds: (limit) => storedIds(project, limit),
+      seed: () => runLoad(port, project.token, 16, 2, project.tmp),
+      load: ({ connections, durationS, read }) =>
+        runLoad(port, project.token, connections, durationS, project.tmp, read),
+      cpuUs: () => cpuUs(child.pid),
+    },
+  });
 }
 
 let exitCode = 1;

@@ -10,7 +10,9 @@ import {
 import {
   AUTHENTICATE_TOKEN,
   CREATE_PLANT,
+  GET_PLANT,
   HTTP_OPTIONS,
+  LIST_PLANTS,
   READINESS_PROBE,
   RedisLimiterStorage,
   type HttpOptions,
@@ -30,6 +32,8 @@ import {
 import {
   AuthenticateToken,
   CreatePlant,
+  GetPlant,
+  ListPlants,
   systemClock,
   type Clock,
   type PlantRepository,
@@ -113,6 +117,17 @@ export class PlantStoreModule {
           useFactory: (dataSource: DataSource) => new TypeOrmPlantRepository(dataSource),
           inject: [DATA_SOURCE],
         },
+        // One TypeOrmPlantRepository serves both the create port and the read port.
+        {
+          provide: GET_PLANT,
+          useFactory: (plants: TypeOrmPlantRepository) => new GetPlant(plants),
+          inject: [PLANT_REPOSITORY],
+        },
+        {
+          provide: LIST_PLANTS,
+          useFactory: (plants: TypeOrmPlantRepository) => new ListPlants(plants),
+          inject: [PLANT_REPOSITORY],
+        },
         {
           provide: TOKEN_REPOSITORY,
           useFactory: (dataSource: DataSource) => new TypeOrmTokenRepository(dataSource),
@@ -178,7 +193,7 @@ export class PlantStoreModule {
         },
         ConnectionCloser,
       ],
-      exports: [DATA_SOURCE, CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
+      exports: [DATA_SOURCE, CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
     };
   }
 }

@@ -23,27 +23,45 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       const res = await call;
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toBe(JSON_UTF8);
-      expect(res.body).toEqual({ error: 40401, message: 'No such route. The API serves POST /plants.' });
-    });
-
-    it.each(['get', 'put', 'delete', 'patch'] as const)('405/40501 with Allow: POST for %s /plants', async (method) => {
-      const res = await request(t.url)[method]('/plants').set('Authorization', 'Bearer nonsense');
-      expect(res.status).toBe(405);
-      expect(res.headers['allow']).toBe('POST');
-      expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(res.body).toEqual({
-        error: 40501,
-        message: `${method.toUpperCase()} is not allowed on /plants; allowed: POST.`,
+        error: 40401,
+        message: 'No such route. The API serves POST /plants, GET /plants and GET /plants/{id}.',
       });
     });
 
-    it('404 for a path under /plants', async () => {
-      const res = await postPlant(t.url, t.token, '{"id": 1, "name": "a"}').then(() =>
-        request(t.url).post('/plants/1'),
-      );
+    it.each(['put', 'delete', 'patch'] as const)(
+      '405/40501 with Allow: GET, HEAD, POST for %s /plants',
+      async (method) => {
+        const res = await request(t.url)[method]('/plants').set('Authorization', 'Bearer nonsense');
+        expect(res.status).toBe(405);
+        expect(res.headers['allow']).toBe('GET, HEAD, POST');
+        expect(res.headers['content-type']).toBe(JSON_UTF8);
+        expect(res.body).toEqual({
+          error: 40501,
+          message: `${method.toUpperCase()} is not allowed on /plants; allowed: GET, HEAD, POST.`,
+        });
+      },
+    );
+
+    it.each([
+      ['post', '/plants/1'],
+      ['delete', '/plants/-9223372036854775808'],
+      ['put', '/plants/007'],
+      ['post', '/plants/'],
+    ] as const)('405/40501 with Allow: GET, HEAD for %s %s, naming the route, not the path', async (method, path) => {
+      const res = await request(t.url)[method](path).set('Authorization', `Bearer ${t.token}`);
+      expect(res.status).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD');
+      expect(res.body).toEqual({
+        error: 40501,
+        message: `${method.toUpperCase()} is not allowed on /plants/{id}; allowed: GET, HEAD.`,
+      });
+    });
+
+    it('404/40401 for a path deeper under /plants', async () => {
+      const res = await request(t.url).get('/plants/1/2').set('Authorization', `Bearer ${t.token}`);
       expect(res.status).toBe(404);
       expect(res.body.error).toBe(40401);
-      await t.dataSource.query('DELETE FROM plant');
     });
   });
 

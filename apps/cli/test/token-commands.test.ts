@@ -96,14 +96,14 @@ afterAll(() => {
 });
 
 describe('plantstore token create', () => {
-  it('prints the token once as JSON, with plants:write by default and no expiry', () => {
+  it('prints the token once as JSON, with plants:write and plants:read by default and no expiry', () => {
     const before = Date.now();
     const created = createToken('--name', 'ci deploy');
     const after = Date.now();
 
     expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'name', 'scopes', 'token']);
     expect(created.token).toMatch(TOKEN_SHAPE);
-    expect(created).toMatchObject({ name: 'ci deploy', scopes: ['plants:write'], expiresAt: null });
+    expect(created).toMatchObject({ name: 'ci deploy', scopes: ['plants:write', 'plants:read'], expiresAt: null });
     expect(created.id).toMatch(/^\S+$/);
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
     expect(Date.parse(created.createdAt)).toBeGreaterThanOrEqual(before);
@@ -140,7 +140,7 @@ describe('plantstore token create', () => {
     expect(token).toMatch(TOKEN_SHAPE);
     expect(run.stdout).toMatch(/^\s*id:\s+\S+$/m);
     expect(run.stdout).toMatch(/^\s*name:\s+laptop$/m);
-    expect(run.stdout).toMatch(/^\s*scopes:\s+plants:write$/m);
+    expect(run.stdout).toMatch(/^\s*scopes:\s+plants:write plants:read$/m);
     expect(run.stdout).toMatch(/^\s*expires:\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
     expect(run.stdout).toMatch(/shown only once/);
   });
@@ -150,7 +150,11 @@ describe('plantstore token create', () => {
 
     const rows = await readApiTokenRows();
     const row = rows.find((r) => r['id'] === created.id);
-    expect(row).toMatchObject({ name: 'hash check', token_hash: sha256(created.token), scopes: 'plants:write' });
+    expect(row).toMatchObject({
+      name: 'hash check',
+      token_hash: sha256(created.token),
+      scopes: 'plants:write plants:read',
+    });
     expect(JSON.stringify(rows)).not.toContain(created.token);
     // Nor anywhere in the files SQLite wrote (main file and write-ahead log).
     for (const file of [databaseFile, `${databaseFile}-wal`].filter(existsSync)) {
@@ -205,7 +209,7 @@ describe('plantstore token list', () => {
     expect(rowOf(first.id)).toEqual([
       first.id,
       'listed one',
-      'plants:write',
+      'plants:write plants:read',
       expect.stringMatching(/^\d{4}-.*Z$/),
       'never',
       'active',
@@ -226,7 +230,7 @@ describe('plantstore token list', () => {
     expect(listed.find((t) => t.id === first.id)).toEqual({
       id: first.id,
       name: 'listed one',
-      scopes: ['plants:write'],
+      scopes: ['plants:write', 'plants:read'],
       createdAt: first.createdAt,
       expiresAt: null,
       revokedAt: null,

@@ -1,4 +1,3 @@
-import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { deferBodyParsing } from './body/deferred-body-parser.js';
 import { ErrorFilter } from './errors/error.filter.js';
@@ -6,6 +5,7 @@ import { Lifecycle } from './health/lifecycle.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { installRequestHooks } from './observability/request-hooks.js';
 import { installLoadShedding } from './http/load-shedding.js';
+import { RouteTemplates } from './http/route-templates.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
@@ -14,11 +14,13 @@ import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 export function configureHttp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(PlantStoreMetrics);
+  // Before app.init() registers the routes, so that it sees every one of them.
+  const routes = RouteTemplates.install(fastify);
   deferBodyParsing(fastify);
   installRequestHooks(fastify, metrics, app.get(Lifecycle));
   installLoadShedding(fastify.server, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics, fastify.log);
   app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
-  app.useGlobalFilters(new ErrorFilter(app.get(HttpAdapterHost), metrics));
+  app.useGlobalFilters(new ErrorFilter(routes, metrics));
   app.useSecurityHeaders({
     // A JSON API and one docs page served from here: nothing from elsewhere, no framing.
     contentSecurityPolicy: {

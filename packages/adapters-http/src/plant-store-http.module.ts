@@ -18,11 +18,12 @@ import type { HttpLogging } from './observability/pino-logger.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
+import { PlantIdPipe } from './plants/plant-id.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
 
 export interface PlantStoreHttpModuleOptions {
-  /** Must provide CREATE_PLANT, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
+  /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
   /** The process's logger (createHttpLogging), made before Nest so that start-up lines are JSON too. */
   readonly logging: HttpLogging;
@@ -45,6 +46,7 @@ export class PlantStoreHttpModule {
         BearerStrategy,
         JsonBodyPipe,
         NewPlantPipe,
+        PlantIdPipe,
         FailedAuthLimiter,
         Lifecycle,
         OpenApiDocumentStore,

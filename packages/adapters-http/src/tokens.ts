@@ -3,6 +3,8 @@ import type { LimiterStorage } from './limits/limiter-storage.js';
 
 /** DI tokens for what the composition root provides to the HTTP adapter. */
 export const CREATE_PLANT = Symbol('CreatePlant');
+export const GET_PLANT = Symbol('GetPlant');
+export const LIST_PLANTS = Symbol('ListPlants');
 export const AUTHENTICATE_TOKEN = Symbol('AuthenticateToken');
 export const HTTP_OPTIONS = Symbol('HttpOptions');
 export const READINESS_PROBE = Symbol('ReadinessProbe');

@@ -34,8 +34,11 @@ export interface PlantSql {
   insertIfAbsent(rows: readonly NewPlantRow[]): Statement;
   /** The stored rows among `ids` (at least one), in no set order. */
   selectByIds(ids: readonly PlantId[]): Statement;
-  /** Keyset page: up to `limit` rows with an id above `after` (from the lowest when undefined), ascending by id. */
-  selectPage(after: PlantId | undefined, limit: number): Statement;
+  /**
+   * Keyset page: up to `limit` rows with an id above `after` (from the lowest when undefined)
+   * and, when `tags` is not empty, a tag equal to one of them; ascending by id value.
+   */
+  selectPage(after: PlantId | undefined, limit: number, tags?: readonly string[]): Statement;
 }
 
 interface Dialect {
@@ -72,9 +75,13 @@ export function plantSqlFor(engine: Engine): PlantSql {
         dialect,
         (bind) => `${SELECT_PLANT} WHERE plant.id IN (${ids.map((id) => bind(dialect.bindId(id))).join(', ')})`,
       ),
-    selectPage: (after, limit) =>
+    selectPage: (after, limit, tags = []) =>
       statement(dialect, (bind) => {
-        const where = after === undefined ? '' : ` WHERE plant.id > ${bind(dialect.bindId(after))}`;
+        const conditions = [
+          ...(after === undefined ? [] : [`plant.id > ${bind(dialect.bindId(after))}`]),
+          ...(tags.length === 0 ? [] : [`plant.tag IN (${tags.map((tag) => bind(tag)).join(', ')})`]),
+        ];
+        const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
         return `${SELECT_PLANT}${where} ORDER BY plant.id ASC LIMIT ${bind(limit)}`;
       }),
   };

@@ -3,7 +3,9 @@ import {
   PlantId,
   type InsertOutcome,
   type PlantBatchRepository,
+  type PlantPageRequest,
   type PlantProvenance,
+  type PlantReader,
   type PlantRepository,
 } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
@@ -34,7 +36,7 @@ type Settled = PromiseSettledResult<InsertOutcome>;
  * different requests (docs/storage.md#one-writer). `INSERT … ON CONFLICT (id) DO NOTHING
  * RETURNING id` is atomic on both engines; rows it skipped already exist and are read back.
  */
-export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository {
+export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
   private readonly sql: PlantSql;
   private readonly singles: GroupCommit<NewPlant, InsertOutcome>;
   private readonly lockWaitMs: number;
@@ -66,6 +68,17 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
 
   async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
     return (await this.query(this.sql.selectPage(after, limit))).map(toPlant);
+  }
+
+  async findById(id: PlantId): Promise<Plant | undefined> {
+    const [row] = await this.query(this.sql.selectByIds([id]));
+    return row === undefined ? undefined : toPlant(row);
+  }
+
+  /** One statement per page: each page is read at one moment, so a walk by the last id misses nothing that existed. */
+  async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
+    const texts = tags.map((tag) => tag.value);
+    return (await this.query(this.sql.selectPage(after, limit, texts))).map(toPlant);
   }
 
   /**

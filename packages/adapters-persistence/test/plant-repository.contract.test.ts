@@ -1,6 +1,6 @@
 import { TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
-import { plantBatchRepositoryContract, plantRepositoryContract } from '@plantstore/domain/testing';
+import { plantBatchRepositoryContract, plantReaderContract, plantRepositoryContract } from '@plantstore/domain/testing';
 import { testEngines } from './engines.js';
 import { fixedClock } from './support/fixed-clock.js';
 import { clearStore, plantRows, provenanceRows } from './support/rows.js';
@@ -22,6 +22,9 @@ describe.each(testEngines())('TypeOrmPlantRepository holds to the plant port con
     // The plant → api_token foreign key refuses a creator that does not exist.
     const refusedProvenance = { createdByTokenId: 'no-such-token', createdAt: new Date(NOW) };
     for (const check of plantBatchRepositoryContract({ empty, refusedProvenance })) it(check.name, check.run);
+  });
+  describe('PlantReader', () => {
+    for (const check of plantReaderContract({ empty })) it(check.name, check.run);
   });
 });
 

@@ -19,6 +19,10 @@ describe('plant SQL parameters', () => {
     const ids = EXTREMES.map((id) => PlantId.fromStored(id));
     expect(sql.selectByIds(ids).parameters).toEqual(EXTREMES.map(bound));
     expect(sql.selectPage(ids[1], 10).parameters).toEqual([bound(EXTREMES[1]!), 10]);
+    // Tags are bound too: a tag holding SQL never reaches the statement text.
+    const tagged = sql.selectPage(ids[0], 5, [`'); --`, 'herb']);
+    expect(tagged.parameters).toEqual([bound(EXTREMES[0]!), `'); --`, 'herb', 5]);
+    expect(tagged.sql).not.toContain('herb');
     expect(sql.insertIfAbsent([row(EXTREMES[2]!)]).parameters[0]).toEqual(bound(EXTREMES[2]!));
   });
 });

@@ -1,6 +1,8 @@
 export {
   PlantStoreClient,
   type CallOptions,
+  type ListedPlant,
+  type ListPlantsQuery,
   type NewPlant,
   type Plant,
   type PlantStoreClientOptions,

@@ -108,6 +108,28 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
     expect((invalid as Error).message).toMatch(/tag/);
   });
 
+  it('reads a plant back by id and walks every page of a list, ids exact at the int64 edges and beyond 2^53', async () => {
+    server = await start();
+    const client = new PlantStoreClient({ baseUrl: server.url, token });
+    // Ids the other tests of this file do not use: the database is shared.
+    const ids = [-9223372036854775808n, -1n, 0n, 9007199254740994n, 9007199254740995n, 9223372036854775806n];
+    for (const id of ids) await client.createPlant({ id, name: `edge ${id}`, tag: 'edge-walk' });
+    expect(await client.getPlant(9007199254740995n)).toEqual({ name: 'edge 9007199254740995', tag: 'edge-walk' });
+    expect(await client.getPlant('-9223372036854775808')).toEqual({
+      name: 'edge -9223372036854775808',
+      tag: 'edge-walk',
+    });
+    await expect(client.getPlant(9007199254740996n)).rejects.toMatchObject({ status: 404, code: 40402 });
+
+    const pages: bigint[][] = [];
+    for await (const page of client.listPlantPages({ tags: ['edge-walk'], limit: 2 }))
+      pages.push(page.map((p) => p.id));
+    expect(pages).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4, 6), []]);
+    const listed = [];
+    for await (const plant of client.listPlants({ tags: ['edge-walk'], limit: 4 })) listed.push(plant);
+    expect(listed).toEqual(ids.map((id) => ({ id, name: `edge ${id}`, tag: 'edge-walk' })));
+  });
+
   it.each([
     ['the request never reached it', 'before-request'],
     ['it had committed the plant but not answered', 'after-answer'],

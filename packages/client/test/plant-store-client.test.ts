@@ -267,3 +267,102 @@ describe('AbortSignal and deadline', () => {
     expect(sent).toHaveLength(2);
   });
 });
+
+const text =
+  (status: number, body: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+
+describe('getPlant', () => {
+  it('is GET {baseUrl}/plants/{id} with the id in canonical form and no body, answering the Plant', async () => {
+    const { client, sent } = scripted([ok('Monstera'), ok('Fern'), ok('Aloe')]);
+    expect(await client.getPlant(9223372036854775807n)).toEqual({ name: 'Monstera' });
+    await client.getPlant('-0');
+    await client.getPlant('-9007199254740993');
+    expect(sent.map((s) => [s.init.method, s.url])).toEqual([
+      ['GET', 'https://plants.example/api/plants/9223372036854775807'],
+      ['GET', 'https://plants.example/api/plants/0'],
+      ['GET', 'https://plants.example/api/plants/-9007199254740993'],
+    ]);
+    expect(sent[0]!.init.body).toBeUndefined();
+    expect(new Headers(sent[0]!.init.headers).get('authorization')).toBe('Bearer pst_test');
+    expect(new Headers(sent[0]!.init.headers).get('content-type')).toBeNull();
+  });
+
+  it('rejects 404 as a PlantStoreApiError with code 40402, without retrying', async () => {
+    const { client, sent } = scripted([apiError(404, 40402, 'There is no plant with id 5.')]);
+    await expect(client.getPlant(5n)).rejects.toMatchObject({ status: 404, code: 40402 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('retries a 503 like a create', async () => {
+    const { client, sent } = scripted([apiError(503, 50301), ok('Fern')]);
+    expect(await client.getPlant(5n)).toEqual({ name: 'Fern' });
+    expect(sent).toHaveLength(2);
+  });
+
+  it('refuses an id that is not an int64 before any request', async () => {
+    const { client, sent } = scripted([]);
+    await expect(client.getPlant('007')).rejects.toBeInstanceOf(TypeError);
+    await expect(client.getPlant(2n ** 63n)).rejects.toBeInstanceOf(RangeError);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('listPlants', () => {
+  it('follows Link rel="next" until a page has none, yielding every plant with its exact bigint id', async () => {
+    const { client, sent } = scripted([
+      text(200, '[{"id":-9223372036854775808,"name":"min"},{"id":9007199254740993,"name":"odd","tag":"big"}]', {
+        link: '</plants?tags=big&tags=small&limit=2&after=9007199254740993>; rel="next"',
+      }),
+      text(200, '[{"id":9223372036854775807,"name":"max , {\\"id\\":1}"}]'),
+    ]);
+    const plants = [];
+    for await (const plant of client.listPlants({ tags: ['big', 'small'], limit: 2 })) plants.push(plant);
+    expect(plants).toEqual([
+      { id: -9223372036854775808n, name: 'min' },
+      { id: 9007199254740993n, name: 'odd', tag: 'big' },
+      { id: 9223372036854775807n, name: 'max , {"id":1}' },
+    ]);
+    // The next page's query is applied to the client's own base path (a proxy's /api prefix stays).
+    expect(sent.map((s) => [s.init.method, s.url])).toEqual([
+      ['GET', 'https://plants.example/api/plants?tags=big&tags=small&limit=2'],
+      ['GET', 'https://plants.example/api/plants?tags=big&tags=small&limit=2&after=9007199254740993'],
+    ]);
+  });
+
+  it('gives the pages too, the last one empty after a full page', async () => {
+    const { client } = scripted([
+      text(200, '[{"id":1,"name":"a"}]', { link: '</plants?limit=1&after=1>; rel="next"' }),
+      text(200, '[]'),
+    ]);
+    const pages = [];
+    for await (const page of client.listPlantPages({ limit: 1 })) pages.push(page);
+    expect(pages).toEqual([[{ id: 1n, name: 'a' }], []]);
+  });
+
+  it('stops with the error of a failed page, after the plants of the pages before', async () => {
+    const { client } = scripted([
+      text(200, '[{"id":1,"name":"a"}]', { link: '</plants?limit=1&after=1>; rel="next"' }),
+      apiError(400, 40004, 'The request parameters are invalid: after must be …'),
+    ]);
+    const seen: bigint[] = [];
+    const error = await (async () => {
+      for await (const plant of client.listPlants({ limit: 1 })) seen.push(plant.id);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([1n]);
+    expect(error).toMatchObject({ status: 400, code: 40004 });
+  });
+
+  it('a 200 that is not a list of plants is a PlantStoreUnexpectedResponseError', async () => {
+    const { client } = scripted([text(200, '{"name":"not a list"}')]);
+    await expect(client.listPlants().next()).rejects.toBeInstanceOf(PlantStoreUnexpectedResponseError);
+  });
+
+  it('refuses a limit outside 1 to 1000 before any request', async () => {
+    const { client, sent } = scripted([]);
+    await expect(client.listPlants({ limit: 0 }).next()).rejects.toBeInstanceOf(RangeError);
+    await expect(client.listPlants({ limit: 1001 }).next()).rejects.toBeInstanceOf(RangeError);
+    expect(sent).toHaveLength(0);
+  });
+});

@@ -16,7 +16,13 @@ export { PlantId } from './plants/plant-id.js';
 export { PlantName } from './plants/plant-name.js';
 export { PlantTag } from './plants/plant-tag.js';
 export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
-export { PlantConflictError, PlantValidationError } from './plants/plant-errors.js';
+export {
+  PlantConflictError,
+  PlantNotFoundError,
+  PlantQueryError,
+  PlantValidationError,
+} from './plants/plant-errors.js';
+export { PlantPageQuery, type PlantPageQueryInput, type PlantPageQueryParseResult } from './plants/plant-page-query.js';
 // Plants: events
 export { PlantCreated, type PlantCreatedJson } from './plants/plant-created.js';
 // Plants: ports
@@ -26,6 +32,7 @@ export type {
   PlantProvenance,
   PlantRepository,
 } from './plants/plant-repository.js';
+export type { PlantPageRequest, PlantReader } from './plants/plant-reader.js';
 // Plants: use cases
 export { CreatePlant, type CreatePlantCommand, type CreatePlantResult } from './plants/create-plant.js';
 export {
@@ -38,6 +45,8 @@ export {
   type ImportTotals,
 } from './plants/import-plants.js';
 export { ExportPlants } from './plants/export-plants.js';
+export { GetPlant } from './plants/get-plant.js';
+export { ListPlants, type PlantPage } from './plants/list-plants.js';
 
 // Tokens: rules
 export {

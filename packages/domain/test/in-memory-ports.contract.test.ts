@@ -2,6 +2,7 @@ import {
   InMemoryPlantRepository,
   InMemoryTokenRepository,
   plantBatchRepositoryContract,
+  plantReaderContract,
   plantRepositoryContract,
   tokenRepositoryContract,
 } from '@plantstore/domain/testing';
@@ -14,6 +15,11 @@ describe('InMemoryPlantRepository holds to the PlantRepository contract', () => 
 
 describe('InMemoryPlantRepository holds to the PlantBatchRepository contract', () => {
   for (const check of plantBatchRepositoryContract({ empty: async () => new InMemoryPlantRepository() }))
+    it(check.name, check.run);
+});
+
+describe('InMemoryPlantRepository holds to the PlantReader contract', () => {
+  for (const check of plantReaderContract({ empty: async () => new InMemoryPlantRepository() }))
     it(check.name, check.run);
 });
 

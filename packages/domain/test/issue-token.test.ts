@@ -14,10 +14,18 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('IssueToken', () => {
-  it('gives a token without scopes plants:write, and an empty scope list the same', async () => {
+  it('gives a token without scopes both plants:write and plants:read, and an empty scope list the same', async () => {
     const { issue } = tokenFixture();
-    expect((await issue.execute({ name: 'ci' })).token.scopes).toEqual(['plants:write']);
-    expect((await issue.execute({ name: 'ci', scopes: [] })).token.scopes).toEqual(['plants:write']);
+    expect((await issue.execute({ name: 'ci' })).token.scopes).toEqual(['plants:write', 'plants:read']);
+    expect((await issue.execute({ name: 'ci', scopes: [] })).token.scopes).toEqual(['plants:write', 'plants:read']);
+  });
+
+  it('leaves the scopes of tokens issued before alone: a write-only token stays write-only', async () => {
+    const { issue, tokens } = tokenFixture();
+    const before = await issue.execute({ name: 'old', scopes: ['plants:write'] });
+    await issue.execute({ name: 'new' });
+    const stored = await tokens.list();
+    expect(stored.find((token) => token.id === before.token.id)?.scopes).toEqual(['plants:write']);
   });
 
   it('gives exactly the scopes asked for, duplicates collapsed', async () => {
@@ -147,7 +155,10 @@ describe('checkTokenRequest', () => {
   const now = new Date('2025-06-01T12:00:00.000Z');
 
   it('gives the scopes and expiry IssueToken would store, with no store at all', () => {
-    expect(checkTokenRequest({ name: 'ci' }, now)).toEqual({ scopes: ['plants:write'], expiresAt: undefined });
+    expect(checkTokenRequest({ name: 'ci' }, now)).toEqual({
+      scopes: ['plants:write', 'plants:read'],
+      expiresAt: undefined,
+    });
     expect(checkTokenRequest({ name: 'ci', scopes: ['plants:read', 'plants:read'], expiresInMs: DAY }, now)).toEqual({
       scopes: ['plants:read'],
       expiresAt: new Date(now.getTime() + DAY),

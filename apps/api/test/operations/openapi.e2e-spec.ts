@@ -73,10 +73,52 @@ describe('GET /openapi.json: the served contract', () => {
     }
   });
 
+  it('describes GET /plants/{id} and GET /plants: bearer auth, parameters, bodies and every failure', () => {
+    const get = document['paths']['/plants/{id}'].get;
+    const list = document['paths']['/plants'].get;
+    expect([get.operationId, list.operationId]).toEqual(['getPlant', 'listPlants']);
+    expect([get.security, list.security]).toEqual([[{ bearerAuth: [] }], [{ bearerAuth: [] }]]);
+    expect(Object.keys(get.responses).sort()).toEqual(
+      ['200', '304', '400', '401', '403', '404', '408', '429', '431', '500', '503'].sort(),
+    );
+    expect(Object.keys(list.responses).sort()).toEqual(
+      ['200', '400', '401', '403', '408', '429', '431', '500', '503'].sort(),
+    );
+    expect(get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
+    expect(Object.keys(get.responses['200'].headers)).toEqual(['ETag']);
+    expect(get.responses['404'].content['application/json'].example).toEqual({
+      error: 40402,
+      message: 'There is no plant with id 42.',
+    });
+    expect(get.responses['400'].content['application/json'].example.error).toBe(40004);
+    expect(list.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/PlantListItem' },
+    });
+    expect(Object.keys(list.responses['200'].headers)).toEqual(['Link']);
+    expect(document['components'].schemas.PlantListItem).toEqual(
+      expect.objectContaining({
+        required: ['id', 'name'],
+        additionalProperties: false,
+        properties: expect.objectContaining({ id: expect.objectContaining({ type: 'integer', format: 'int64' }) }),
+      }),
+    );
+    type Parameter = { in: string; name: string; required?: boolean };
+    expect((get.parameters as Parameter[]).map((p) => [p.in, p.name])).toEqual([
+      ['header', 'If-None-Match'],
+      ['path', 'id'],
+    ]);
+    expect((list.parameters as Parameter[]).map((p) => [p.in, p.name, p.required])).toEqual([
+      ['query', 'tags', false],
+      ['query', 'limit', false],
+      ['query', 'after', false],
+    ]);
+  });
+
   it('states the error-code table in its description', () => {
     for (const code of [
-      40000, 40001, 40002, 40003, 40101, 40102, 40301, 40401, 40501, 40801, 40901, 41301, 41501, 42901, 43101, 50001,
-      50301,
+      40000, 40001, 40002, 40003, 40004, 40101, 40102, 40301, 40401, 40402, 40501, 40801, 40901, 41301, 41501, 42901,
+      43101, 50001, 50301,
     ]) {
       expect(document['info'].description).toContain(`| ${code} |`);
     }

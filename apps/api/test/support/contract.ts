@@ -51,8 +51,7 @@ class Contract {
 
   check(response: RecordedResponse): void {
     const where = `${response.method.toUpperCase()} ${response.path} → ${response.status}`;
-    const paths = this.document.paths as Record<string, Record<string, Operation>>;
-    const operation = paths[response.path]?.[response.method];
+    const operation = this.operationAt(response.path)?.[response.method];
     if (operation === undefined) {
       // Not an operation of the document (unknown route, wrong method, docs asset): a failure must be an Error.
       if (response.status >= 400) this.assertBody(where, response, { $ref: 'openapi#/components/schemas/Error' });
@@ -65,6 +64,21 @@ class Contract {
     if (!response.contentType.startsWith(mediaType))
       throw new Error(`${where}: content type ${response.contentType}, documented ${mediaType}`);
     if (mediaType === 'application/json') this.assertBody(where, response, rewriteRefs(content.schema));
+  }
+
+  /** The document's path item for a concrete path: `/plants/42` is `/plants/{id}`. */
+  private operationAt(path: string): Record<string, Operation> | undefined {
+    const paths = this.document.paths as Record<string, Record<string, Operation>>;
+    if (paths[path] !== undefined) return paths[path];
+    const segments = path.split('/');
+    const template = Object.keys(paths).find((candidate) => {
+      const parts = candidate.split('/');
+      return (
+        parts.length === segments.length &&
+        parts.every((part, i) => part === segments[i] || (/^\{[^}]+\}$/.test(part) && segments[i] !== ''))
+      );
+    });
+    return template === undefined ? undefined : paths[template];
   }
 
   private assertBody(where: string, response: RecordedResponse, schema: object): void {

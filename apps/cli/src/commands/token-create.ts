@@ -11,7 +11,8 @@ export const tokenCreate: Command = {
   help: [
     'Options:',
     '  --name NAME            what the token is for (1 to 100 characters), required',
-    '  --scope SCOPE          plants:write (the default) or plants:read; repeat for several',
+    '  --scope SCOPE          plants:write (create) or plants:read (read, list); repeat for',
+    '                         several; without it the token gets both',
     '  --expires-in DURATION  lifetime as <number><unit>, unit s, m, h or d (90s, 15m, 12h, 30d);',
     '                         without it the token does not expire',
     '  --json                 print one JSON object on the last line of stdout',

@@ -1,13 +1,11 @@
 import { Catch, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { StorageUnavailableError } from '@plantstore/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteTemplates } from '../http/route-templates.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { sendError } from './error-reply.js';
 import { Failures, type Failure } from './failures.js';
 import { toErrorResponse } from './to-error-response.js';
-
-const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Every failure, whoever raised it, leaves as `{error, message}` with a catalogued code. */
 @Catch()
@@ -15,7 +13,7 @@ export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
   constructor(
-    private readonly adapterHost: HttpAdapterHost,
+    private readonly routes: RouteTemplates,
     private readonly metrics: PlantStoreMetrics,
   ) {}
 
@@ -42,10 +40,8 @@ export class ErrorFilter implements ExceptionFilter {
   /** A 404 for a path that exists under other methods is a 405 with `Allow`. */
   private methodNotAllowed(exception: unknown, request: FastifyRequest): Failure | undefined {
     if (!(exception instanceof NotFoundException) || request.routeOptions.url !== undefined) return undefined;
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const path = request.url.split('?', 1)[0] ?? '/';
-    const allowed = METHODS.filter((method) => fastify.hasRoute({ method, url: path }));
-    return allowed.length === 0 ? undefined : Failures.methodNotAllowed(request.method, path, allowed);
+    const found = this.routes.methodsOf(request.url.split('?', 1)[0] ?? '/');
+    return found === undefined ? undefined : Failures.methodNotAllowed(request.method, found.template, found.methods);
   }
 }
 

@@ -44,7 +44,18 @@ export const Failures = {
     headers: { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
   }),
   forbidden: { code: ErrorCode.InsufficientScope, message: 'This token may not perform this operation.' },
-  routeNotFound: { code: ErrorCode.RouteNotFound, message: 'No such route. The API serves POST /plants.' },
+  routeNotFound: {
+    code: ErrorCode.RouteNotFound,
+    message: 'No such route. The API serves POST /plants, GET /plants and GET /plants/{id}.',
+  },
+  unknownQueryParameter: (name: string, known: readonly string[]): Failure => ({
+    code: ErrorCode.InvalidParameter,
+    message: `The request parameters are invalid: ${name} is not a query parameter of this operation (known: ${known.join(', ')}).`,
+  }),
+  repeatedQueryParameter: (name: string): Failure => ({
+    code: ErrorCode.InvalidParameter,
+    message: `The request parameters are invalid: ${name} must be given at most once.`,
+  }),
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]): Failure => ({
     code: ErrorCode.MethodNotAllowed,
     message: `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,

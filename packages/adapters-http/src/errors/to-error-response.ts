@@ -1,5 +1,11 @@
 import { HttpException } from '@nestjs/common';
-import { PlantConflictError, PlantValidationError, StorageUnavailableError } from '@plantstore/domain';
+import {
+  PlantConflictError,
+  PlantNotFoundError,
+  PlantQueryError,
+  PlantValidationError,
+  StorageUnavailableError,
+} from '@plantstore/domain';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { Failures, type Failure } from './failures.js';
@@ -31,6 +37,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return expected({ code: ErrorCode.ValidationFailed, message: exception.message });
   if (exception instanceof PlantConflictError)
     return expected({ code: ErrorCode.PlantConflict, message: exception.message });
+  if (exception instanceof PlantQueryError)
+    return expected({ code: ErrorCode.InvalidParameter, message: exception.message });
+  if (exception instanceof PlantNotFoundError)
+    return expected({ code: ErrorCode.PlantNotFound, message: exception.message });
   if (exception instanceof StorageUnavailableError) return expected(Failures.storeUnavailable);
   if (exception instanceof HttpException) {
     const known = BY_STATUS[exception.getStatus()];

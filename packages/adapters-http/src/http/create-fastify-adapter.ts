@@ -4,6 +4,7 @@ import type { PinoLogger } from '../observability/pino-logger.js';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../observability/request-id.js';
+import { routeEmptyPlantId } from '../plants/empty-plant-id.js';
 import { clientErrorHandler } from './client-error-handler.js';
 
 export interface ServerOptions {
@@ -52,6 +53,8 @@ export function createFastifyAdapter(
       requestIdFrom(request.headers['x-request-id']),
     // Requests arriving while closing get the Error body from configureHttp's draining hook instead.
     return503OnClosing: false,
+    // `/plants/` is GET /plants/{id} with an empty id (400), which Nest would call an unknown route.
+    rewriteUrl: (request: { url?: string | undefined }) => routeEmptyPlantId(request.url ?? '/'),
     // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
     frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) =>
       sendError(reply, Failures.malformedUrl),

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { statusOf } from '../errors/error-codes.js';
+import { ErrorCode, statusOf } from '../errors/error-codes.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { ErrorSchema } from './api-schemas.js';
 
@@ -17,7 +17,7 @@ const RETRY_AFTER: Record<string, Header> = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' }, example: 1 },
 };
 const ALLOW: Record<string, Header> = {
-  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'POST' },
+  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' }, example: 'GET, HEAD, POST' },
 };
 
 interface DocumentedFailure {
@@ -25,6 +25,37 @@ interface DocumentedFailure {
   readonly example: Failure;
   readonly headers?: Record<string, Header>;
 }
+
+const INVALID_ID: Failure = {
+  code: ErrorCode.InvalidParameter,
+  message:
+    'The request parameters are invalid: id must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces).',
+};
+const INVALID_LIMIT: Failure = {
+  code: ErrorCode.InvalidParameter,
+  message:
+    'The request parameters are invalid: limit must be a whole number from 1 to 1000 in canonical decimal form (no sign, no leading zero).',
+};
+
+/** The answers of the reads that differ from the create's: their 400 is a parameter, their 403 the read scope. */
+const READ_FAILURES = {
+  get: {
+    400: {
+      description: 'Malformed request, or an id not in canonical int64 form (40000, 40004).',
+      example: INVALID_ID,
+    },
+    404: {
+      description: 'No plant has this id (40402).',
+      example: { code: ErrorCode.PlantNotFound, message: 'There is no plant with id 42.' },
+    },
+  },
+  list: {
+    400: {
+      description: 'Malformed request, or a query parameter unknown, repeated or invalid (40000, 40004).',
+      example: INVALID_LIMIT,
+    },
+  },
+} as const satisfies Record<string, Partial<Record<number, DocumentedFailure>>>;
 
 /** Every non-2xx status an operation can answer, with what it means and a real body. */
 const FAILURES = {
@@ -38,13 +69,13 @@ const FAILURES = {
     headers: WWW_AUTHENTICATE,
   },
   403: {
-    description: 'The token lacks the plants:write scope (40301).',
+    description: 'The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read.',
     example: Failures.insufficientScope('plants:write'),
     headers: WWW_AUTHENTICATE,
   },
   405: {
     description: 'Method not allowed (40501).',
-    example: Failures.methodNotAllowed('PUT', '/plants', ['POST']),
+    example: Failures.methodNotAllowed('PUT', '/plants', ['GET', 'HEAD', 'POST']),
     headers: ALLOW,
   },
   408: { description: 'The request took too long to arrive (40801).', example: Failures.requestTimeout },
@@ -78,10 +109,24 @@ export const TRANSPORT_FAILURES = [400, 408, 431, 503] as const satisfies readon
 
 /** Documents each status with the Error schema, its headers and an example body. */
 export function ApiFailures(...statuses: FailureStatus[]): MethodDecorator & ClassDecorator {
+  return documentFailures(statuses.map((status) => [status, FAILURES[status]]));
+}
+
+/** The failures of GET /plants/{id} (`get`) or GET /plants (`list`): routing aside, as the create's order has them. */
+export function ApiReadFailures(operation: keyof typeof READ_FAILURES): MethodDecorator & ClassDecorator {
+  const own: Partial<Record<number, DocumentedFailure>> = READ_FAILURES[operation];
+  const statuses = [400, 401, 403, ...(operation === 'get' ? [404] : []), 408, 429, 431, 500, 503] as const;
+  return documentFailures(
+    statuses.map((status) => [status, own[status] ?? FAILURES[status as FailureStatus]] as const),
+  );
+}
+
+function documentFailures(
+  entries: ReadonlyArray<readonly [number, DocumentedFailure]>,
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ErrorSchema),
-    ...statuses.map((status) => {
-      const failure: DocumentedFailure = FAILURES[status];
+    ...entries.map(([status, failure]) => {
       if (statusOf(failure.example.code) !== status)
         throw new Error(`the example of ${status} has code ${failure.example.code}`);
       return ApiResponse({

@@ -22,12 +22,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Plant Store')
     .setVersion('1.0.0')
     .setDescription(
-      'Creates plants. Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' +
+      'Creates, reads and lists plants. Checks run in this order: routing (404, 405), the bearer token (401), its scope (403), then the request itself (its parameters or body, 400 and the rest). Every non-2xx response has the `Error` body; `error` is a stable code whose first three digits are the HTTP status:\n\n' +
         ERROR_TABLE,
     )
     .setLicense('MIT', 'https://opensource.org/license/mit')
     .addServer('/', 'This server')
-    .addTag(PLANTS_TAG, 'The plant store: create plants (bearer token with the `plants:write` scope).')
+    .addTag(
+      PLANTS_TAG,
+      'The plant store: create plants (bearer token with the `plants:write` scope), read and list them (`plants:read`).',
+    )
     .addTag(OPERATIONS_TAG, 'For operators and orchestrators: health, metrics and this documentation; no token needed.')
     .addSecurity('bearerAuth', {
       type: 'http',

@@ -1,20 +1,46 @@
-import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   PlantConflictError,
+  PlantPageQuery,
+  PlantTag,
   type CreatePlant,
   type CreatePlantResult,
+  type GetPlant,
+  type ListPlants,
   type Plant,
+  type PlantId,
   type Principal,
 } from '@plantstore/domain';
+import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { CREATE_PLANT } from '../tokens.js';
-import { ApiFailures } from '../openapi/api-responses.js';
-import { NewPlantSchema, PlantSchema } from '../openapi/api-schemas.js';
+import { CREATE_PLANT, GET_PLANT, LIST_PLANTS } from '../tokens.js';
+import { ApiFailures, ApiReadFailures } from '../openapi/api-responses.js';
+import { NewPlantSchema, PlantListItemSchema, PlantSchema } from '../openapi/api-schemas.js';
 import { PLANTS_TAG } from '../openapi/openapi-document.js';
 import { NewPlantBody } from './new-plant-body.decorator.js';
+import { PlantIdPipe } from './plant-id.pipe.js';
+import { PlantPageQueryParam } from './plant-page-query.decorator.js';
+import {
+  JSON_UTF8,
+  matchesIfNoneMatch,
+  nextLink,
+  plantBody,
+  plantListBody,
+  strongEtag,
+} from './plant-representation.js';
 import { toPlantResponse, type PlantResponse } from './plant.response.js';
 
 @ApiTags(PLANTS_TAG)
@@ -22,6 +48,8 @@ import { toPlantResponse, type PlantResponse } from './plant.response.js';
 export class PlantsController {
   constructor(
     @Inject(CREATE_PLANT) private readonly createPlant: CreatePlant,
+    @Inject(GET_PLANT) private readonly getPlant: GetPlant,
+    @Inject(LIST_PLANTS) private readonly listPlants: ListPlants,
     private readonly metrics: PlantStoreMetrics,
   ) {}
 
@@ -53,6 +81,117 @@ export class PlantsController {
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
     const result = await this.countedCreate(plant, principal);
     return toPlantResponse(result.plant);
+  }
+
+  /** The body is the create's answer; ids in the list are exact JSON numbers (plant-representation.ts). */
+  @Get()
+  @RequireScope('plants:read')
+  @ApiOperation({
+    operationId: 'listPlants',
+    summary: 'List plants',
+    description:
+      'Plants ascending by id, a page at a time. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that existed when the walk began exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).',
+  })
+  @ApiBearerAuth('bearerAuth')
+  // Listed in the document bottom-up: tags, limit, after.
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    schema: { type: 'integer', format: 'int64' },
+    description:
+      'Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it.',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: PlantPageQuery.MAX_LIMIT,
+      default: PlantPageQuery.DEFAULT_LIMIT,
+    },
+    description: `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
+  })
+  @ApiQuery({
+    name: 'tags',
+    required: false,
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
+    description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
+  })
+  @ApiOkResponse({
+    description: 'A page of plants, ascending by id.',
+    type: PlantListItemSchema,
+    isArray: true,
+    headers: {
+      Link: {
+        description:
+          'RFC 8288: `</plants?limit=…&after=<last id>>; rel="next"` when the page is full; absent on a shorter page.',
+        schema: { type: 'string' },
+        example: '</plants?tags=tropical&limit=2&after=2>; rel="next"',
+      },
+    },
+    example: [
+      { id: 1, name: 'Monstera deliciosa', tag: 'tropical' },
+      { id: 2, name: 'Ficus lyrata', tag: 'tropical' },
+    ],
+  })
+  @ApiReadFailures('list')
+  async list(@PlantPageQueryParam() query: PlantPageQuery, @Res() reply: FastifyReply): Promise<void> {
+    const page = await this.listPlants.execute(query);
+    if (page.next !== undefined) void reply.header('link', nextLink(page.next));
+    await reply.code(200).header('content-type', JSON_UTF8).send(plantListBody(page.plants));
+  }
+
+  /** The create's answer, with a strong ETag; a matching If-None-Match is answered 304 without a body. */
+  @Get(':id')
+  @RequireScope('plants:read')
+  @ApiOperation({
+    operationId: 'getPlant',
+    summary: 'Get a plant by id',
+    description:
+      'The plant exactly as the create answers it (`name`, and `tag` when it has one), with a strong `ETag`. Send that tag back in `If-None-Match` to get 304 without a body while the plant is unchanged.',
+  })
+  @ApiBearerAuth('bearerAuth')
+  @ApiParam({
+    name: 'id',
+    type: 'integer',
+    format: 'int64',
+    description:
+      'The plant id in canonical decimal form: `0`, or an optional `-` and digits without a leading zero, between -9223372036854775808 and 9223372036854775807 (`007`, `+5` and `1e2` are refused with 40004).',
+    example: 1,
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'An ETag from an earlier answer: 304 without a body when the plant still has it.',
+  })
+  @ApiOkResponse({
+    description: 'The plant.',
+    type: PlantSchema,
+    headers: {
+      ETag: {
+        description: 'Strong entity tag of this answer (RFC 9110 §8.8.3).',
+        schema: { type: 'string' },
+        example: '"q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"',
+      },
+    },
+    example: { name: 'Monstera deliciosa', tag: 'tropical' },
+  })
+  @ApiResponse({ status: 304, description: 'Not modified: the ETag in If-None-Match is current. No body.' })
+  @ApiReadFailures('get')
+  async get(
+    @Param('id', PlantIdPipe) id: PlantId,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const body = plantBody(await this.getPlant.execute(id));
+    const etag = strongEtag(body);
+    void reply.header('etag', etag);
+    if (matchesIfNoneMatch(ifNoneMatch, etag)) await reply.code(304).send();
+    else await reply.code(200).header('content-type', JSON_UTF8).send(body);
   }
 
   /** Every outcome of a create is counted here: created, replayed, or a conflict (which the error filter answers). */

@@ -11,13 +11,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List plants
+         * @description Plants ascending by id, a page at a time. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that existed when the walk began exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).
+         */
+        get: operations["listPlants"];
         put?: never;
         /**
          * Create a plant
          * @description Creates a new plant in the store. The id is chosen by the client, so a create is safely retryable: the same id with the same name and tag answers 200 with the stored plant and writes nothing; the same id with different content answers 409.
          */
         post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a plant by id
+         * @description The plant exactly as the create answers it (`name`, and `tag` when it has one), with a strong `ETag`. Send that tag back in `If-None-Match` to get 304 without a body while the plant is unchanged.
+         */
+        get: operations["getPlant"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -174,6 +198,25 @@ export interface components {
              */
             tag?: string;
         };
+        /** @description A plant in a list: its id (exact int64 digits), its name, and its tag when it has one. */
+        PlantListItem: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.
+             * @example 1
+             */
+            id: bigint | string;
+            /**
+             * @description The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters.
+             * @example Monstera deliciosa
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none.
+             * @example tropical
+             */
+            tag?: string;
+        };
         /** @description The outcome of a health check. */
         Health: {
             /**
@@ -239,6 +282,192 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listPlants: {
+        parameters: {
+            query?: {
+                /** @description Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly. */
+                tags?: string[];
+                /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
+                limit?: number;
+                /** @description Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it. */
+                after?: bigint | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of plants, ascending by id. */
+            200: {
+                headers: {
+                    /**
+                     * @description RFC 8288: `</plants?limit=…&after=<last id>>; rel="next"` when the page is full; absent on a shorter page.
+                     * @example </plants?tags=tropical&limit=2&after=2>; rel="next"
+                     */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Monstera deliciosa",
+                     *         "tag": "tropical"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Ficus lyrata",
+                     *         "tag": "tropical"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PlantListItem"][];
+                };
+            };
+            /** @description Malformed request, or a query parameter unknown, repeated or invalid (40000, 40004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: limit must be a whole number from 1 to 1000 in canonical decimal form (no sign, no leading zero)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or refused bearer token (40101, 40102). */
+            401: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
+            403: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (42901). */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This token has used up its request budget for now; retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure (50001). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createPlant: {
         parameters: {
             query?: never;
@@ -303,7 +532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the plants:write scope (40301). */
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
             403: {
                 headers: {
                     /**
@@ -328,7 +557,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The methods the path accepts.
-                     * @example POST
+                     * @example GET, HEAD, POST
                      */
                     Allow?: string;
                     [name: string]: unknown;
@@ -337,7 +566,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": 40501,
-                     *       "message": "PUT is not allowed on /plants; allowed: POST."
+                     *       "message": "PUT is not allowed on /plants; allowed: GET, HEAD, POST."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -463,6 +692,205 @@ export interface operations {
                      * @example {
                      *       "error": 50101,
                      *       "message": "Transfer-Encoding gzip is not supported; send the body with chunked or a Content-Length."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body when the plant still has it. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The plant id in canonical decimal form: `0`, or an optional `-` and digits without a leading zero, between -9223372036854775808 and 9223372036854775807 (`007`, `+5` and `1e2` are refused with 40004). */
+                id: bigint | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant. */
+            200: {
+                headers: {
+                    /**
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3).
+                     * @example "q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Monstera deliciosa",
+                     *       "tag": "tropical"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current. No body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request, or an id not in canonical int64 form (40000, 40004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: id must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or refused bearer token (40101, 40102). */
+            401: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
+            403: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No plant has this id (40402). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40402,
+                     *       "message": "There is no plant with id 42."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (42901). */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This token has used up its request budget for now; retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure (50001). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

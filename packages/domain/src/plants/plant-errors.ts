@@ -17,3 +17,19 @@ export class PlantConflictError extends DomainError {
     super(`A plant with id ${id.toString()} already exists with a different name or tag; choose another id.`);
   }
 }
+
+/** No plant is stored under the id asked for. */
+export class PlantNotFoundError extends DomainError {
+  readonly code = 'PLANT_NOT_FOUND';
+  constructor(readonly id: PlantId) {
+    super(`There is no plant with id ${id.toString()}.`);
+  }
+}
+
+/** A read was asked with parameters the rules refuse (an id not in canonical form, a limit out of range, …). */
+export class PlantQueryError extends DomainError {
+  readonly code = 'PLANT_QUERY_INVALID';
+  constructor(readonly violations: readonly FieldViolation[]) {
+    super(`The request parameters are invalid: ${describeViolations(violations)}.`);
+  }
+}

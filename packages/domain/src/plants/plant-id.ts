@@ -4,6 +4,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const MAX_INT64_DIGITS = 19;
 const JSON_NUMBER = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
 
 export const PLANT_ID_RANGE_MESSAGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 
@@ -33,6 +34,19 @@ export class PlantId {
     return value === undefined ? { field: 'id', message: PLANT_ID_RANGE_MESSAGE } : PlantId.fromBigInt(value);
   }
 
+  /**
+   * Reads an id written as text a person or a URL carries: only the canonical decimal form of
+   * an int64 (`0`, or an optional `-` and digits without a leading zero), so that one id has
+   * one spelling. `007`, `+5`, `1e2`, `-0`, ` 5` and values outside int64 are refused, the
+   * violation naming `field` (the parameter that carried it) and the rule.
+   */
+  static fromCanonical(text: string, field = 'id'): PlantId | FieldViolation {
+    const violation = { field, message: canonicalIdMessage(field) };
+    if (!CANONICAL_DECIMAL.test(text)) return violation;
+    const id = PlantId.fromBigInt(BigInt(text));
+    return id instanceof PlantId ? id : violation;
+  }
+
   /** Trusted input from storage: the decimal text the adapter read back. */
   static fromStored(decimal: string | bigint): PlantId {
     const id = PlantId.fromBigInt(BigInt(decimal));
@@ -53,6 +67,11 @@ export class PlantId {
   toJSON(): string {
     return this.toString();
   }
+}
+
+/** The rule of `fromCanonical`, worded for the parameter that broke it. */
+export function canonicalIdMessage(field: string): string {
+  return `${field} must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces)`;
 }
 
 /** The integer a JSON number literal denotes, or undefined when it is a fraction or exceeds int64 digits. */

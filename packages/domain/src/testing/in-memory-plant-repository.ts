@@ -5,6 +5,7 @@ import type {
   PlantProvenance,
   PlantRepository,
 } from '../plants/plant-repository.js';
+import type { PlantPageRequest, PlantReader } from '../plants/plant-reader.js';
 import type { Plant } from '../plants/plant.js';
 import { StorageUnavailableError } from '../common/errors.js';
 
@@ -14,12 +15,12 @@ export interface StoredPlant {
 }
 
 /**
- * PlantRepository and PlantBatchRepository in a Map, keyed by the exact decimal id (the id's
+ * PlantRepository, PlantBatchRepository and PlantReader in a Map, keyed by the exact decimal id (the id's
  * value, not the PlantId object). Holds to the ports' contract (first writer wins, losers see
  * what is stored; checked by the contract suites) and records each call, so a test can see
  * what the use case asked the store to do.
  */
-export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepository {
+export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
   private readonly rows = new Map<string, StoredPlant>();
   readonly calls: StoredPlant[] = [];
   /** The size of each insertAllIfAbsent batch, in call order. */
@@ -49,9 +50,21 @@ export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepos
   }
 
   async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
+    return this.listPage({ after, tags: [], limit });
+  }
+
+  async findById(id: PlantId): Promise<Plant | undefined> {
+    if (this.unavailable) throw new StorageUnavailableError();
+    return this.rows.get(id.toString())?.plant;
+  }
+
+  async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
+    if (this.unavailable) throw new StorageUnavailableError();
+    const wanted = new Set(tags.map((tag) => tag.value));
     return [...this.rows.values()]
       .map((row) => row.plant)
       .filter((plant) => after === undefined || plant.id.value > after.value)
+      .filter((plant) => wanted.size === 0 || (plant.tag !== undefined && wanted.has(plant.tag.value)))
       .sort((a, b) => (a.id.value < b.id.value ? -1 : 1))
       .slice(0, limit);
   }

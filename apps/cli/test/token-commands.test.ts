@@ -299,7 +299,16 @@ describe('plantstore token revoke', () => {
   });
 
   it('fails with exit 1 for an unknown id', () => {
-    expectCleanError(plantstore(['token', 'revoke', 'no-such-token']), 1, /no API token with id no-such-token/);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expectCleanError(plantstore(['token', 'revoke', unknown]), 1, new RegExp(`no API token with id ${unknown}`));
+  });
+
+  it('refuses an id that is not a UUID as a usage error (exit 2), before the database is opened', () => {
+    const untouched = join(dir, 'never-created.sqlite');
+    const run = plantstore(['token', 'revoke', 'not-a-uuid'], { databaseUrl: `sqlite:${untouched}` });
+
+    expectCleanError(run, 2, /"not-a-uuid" is not a token id/);
+    expect(existsSync(untouched)).toBe(false);
   });
 
   it.each([[['token', 'revoke']], [['token', 'revoke', 'a', 'b']]])('refuses %j as a usage error', (args) => {

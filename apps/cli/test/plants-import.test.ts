@@ -318,6 +318,24 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       expect((await rows()).length).toBe(total);
     });
 
+    it('stopped by Ctrl-C while stdin stalls, ends at once with exit 130 and interrupted: true', async () => {
+      const started = startPlantstore(['plants', 'import', '-', '--batch-size', '1', '--json'], {
+        databaseUrl: store.url,
+        cwd: dir,
+      });
+      // Two lines, then nothing: the pipe stays open, as a stalled producer leaves it.
+      started.child.stdin.write('{"id":1,"name":"One"}\n{"id":2,"name":"Two"}\n');
+      for (let attempt = 0; attempt < 2000 && (await rows()).length < 2; attempt++) {
+        await new Promise((wait) => setTimeout(wait, 5));
+      }
+      started.child.kill('SIGINT');
+      const stopped = await started.exited;
+      started.child.stdin.destroy();
+
+      expect(stopped.status).toBe(130);
+      expect(summaryOf(stopped)).toMatchObject({ imported: 2, interrupted: true });
+    });
+
     it('stopped by Ctrl-C, finishes the batch in flight, says how to complete, and exits 130', async () => {
       const stopped = await importUntilSomeRows('SIGINT');
       expect(stopped.status).toBe(130);

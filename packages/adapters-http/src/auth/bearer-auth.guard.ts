@@ -11,7 +11,8 @@ import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { AuthenticationRefused, logRefusal } from './auth-failure.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
-const BEARER_SCHEME = /^bearer(\s|$)/i;
+// The Bearer scheme with something after it: a credential was presented. `Bearer` alone presents none (RFC 6750 §3.1).
+const BEARER_CREDENTIAL = /^bearer\s+\S/i;
 
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
@@ -65,6 +66,8 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error) throw new Error('the bearer strategy failed with a value that is not an Error');
     // passport-http-bearer fails without a reason: tell "no bearer credentials" from "bad ones".
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
-    throw new AuthenticationRefused(typeof header === 'string' && BEARER_SCHEME.test(header) ? 'malformed' : 'missing');
+    throw new AuthenticationRefused(
+      typeof header === 'string' && BEARER_CREDENTIAL.test(header) ? 'malformed' : 'missing',
+    );
   }
 }

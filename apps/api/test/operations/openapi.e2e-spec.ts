@@ -64,6 +64,7 @@ describe('GET /openapi.json: the served contract', () => {
       '500',
       '501',
       '503',
+      '505',
     ]);
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see `document`

@@ -18,6 +18,7 @@ export const ErrorCode = {
   Internal: 50001,
   TransferCodingNotImplemented: 50101,
   Unavailable: 50301,
+  HttpVersionNotSupported: 50501,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

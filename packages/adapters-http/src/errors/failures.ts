@@ -50,6 +50,12 @@ export const Failures = {
     message: `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
     headers: { allow: allowed.join(', ') },
   }),
+  // RFC 9110 §9.3.6: CONNECT asks for a tunnel, which only a proxy opens; no method is allowed on its target.
+  connectNotAllowed: {
+    code: ErrorCode.MethodNotAllowed,
+    message: 'CONNECT is not allowed: this server is not a proxy. The API serves POST /plants.',
+    headers: { allow: '' },
+  },
   requestTimeout: { code: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' },
   payloadTooLarge: { code: ErrorCode.PayloadTooLarge, message: 'The request body is larger than the limit.' },
   bodyOverLimit: (limitBytes: number): Failure => ({
@@ -87,6 +93,11 @@ export const Failures = {
   internal: {
     code: ErrorCode.Internal,
     message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.',
+  },
+  // RFC 9110 §15.6.6: an HTTP/1.x server refuses a major version it does not speak.
+  httpVersionNotSupported: {
+    code: ErrorCode.HttpVersionNotSupported,
+    message: 'This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.',
   },
   storeUnavailable: {
     code: ErrorCode.Unavailable,

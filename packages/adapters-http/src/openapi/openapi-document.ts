@@ -13,7 +13,7 @@ const ERROR_TABLE = `| status | error | when |
 | 401 | ${ErrorCode.InvalidToken} | token malformed, unknown, expired or revoked |
 | 403 | ${ErrorCode.InsufficientScope} | token lacks the \`plants:write\` scope |
 | 404 | ${ErrorCode.RouteNotFound} | no such route |
-| 405 | ${ErrorCode.MethodNotAllowed} | method not allowed (\`Allow\` lists the methods) |
+| 405 | ${ErrorCode.MethodNotAllowed} | method not allowed (\`Allow\` lists the methods); \`CONNECT\` |
 | 408 | ${ErrorCode.RequestTimeout} | the request took too long to arrive |
 | 409 | ${ErrorCode.PlantConflict} | the id exists with a different name or tag |
 | 413 | ${ErrorCode.PayloadTooLarge} | body larger than the limit (64 KiB by default) |
@@ -22,7 +22,8 @@ const ERROR_TABLE = `| status | error | when |
 | 431 | ${ErrorCode.HeadersTooLarge} | request headers too large |
 | 500 | ${ErrorCode.Internal} | unexpected internal failure |
 | 501 | ${ErrorCode.TransferCodingNotImplemented} | a Transfer-Encoding other than chunked |
-| 503 | ${ErrorCode.Unavailable} | database unavailable or server shutting down (\`Retry-After\`) |`;
+| 503 | ${ErrorCode.Unavailable} | database unavailable or server shutting down (\`Retry-After\`) |
+| 505 | ${ErrorCode.HttpVersionNotSupported} | an HTTP version other than 1.x in the request line |`;
 
 export const PLANTS_TAG = 'plants';
 export const OPERATIONS_TAG = 'operations';

@@ -488,6 +488,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     liveness: {
@@ -573,6 +588,21 @@ export interface operations {
                      * @example {
                      *       "error": 50301,
                      *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -679,6 +709,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     openApiDocument: {
@@ -773,6 +818,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     docsPage: {
@@ -859,6 +919,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     metrics: {
@@ -940,6 +1015,21 @@ export interface operations {
                      * @example {
                      *       "error": 50301,
                      *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -19,6 +19,7 @@ export interface AppConfig {
   readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
   readonly maxRequestsInFlight: number;
+  readonly maxRequestsInFlightPerClient: number;
   readonly logLevel: LogLevel;
   readonly rateLimitPerMinute: number;
   readonly authFailuresPerMinute: number;
@@ -40,6 +41,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Reads and validates every variable of the README's table; the first bad one stops start-up. */
 export function loadConfig(env: Env): AppConfig {
   const database = databaseFrom(env);
+  const maxRequestsInFlight = integer(env, 'MAX_REQUESTS_IN_FLIGHT', 256, 1, 1_000_000);
   return {
     host: text(env, 'HOST', '127.0.0.1'),
     port: integer(env, 'PORT', 3000, 0, 65_535),
@@ -48,7 +50,15 @@ export function loadConfig(env: Env): AppConfig {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4_096, 1, 1_000_000),
-    maxRequestsInFlight: integer(env, 'MAX_REQUESTS_IN_FLIGHT', 256, 1, 1_000_000),
+    maxRequestsInFlight,
+    // Half by default: one client cannot take more than the others keep, however it holds its requests.
+    maxRequestsInFlightPerClient: integer(
+      env,
+      'MAX_REQUESTS_IN_FLIGHT_PER_CLIENT',
+      Math.ceil(maxRequestsInFlight / 2),
+      1,
+      maxRequestsInFlight,
+    ),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),

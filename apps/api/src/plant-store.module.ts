@@ -157,6 +157,7 @@ export class PlantStoreModule {
           useFactory: (redis: Redis | undefined, events: PlantEventRelay | undefined): HttpOptions => ({
             bodyLimitBytes: config.bodyLimitBytes,
             maxRequestsInFlight: config.maxRequestsInFlight,
+            maxRequestsInFlightPerClient: config.maxRequestsInFlightPerClient,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
             limiterStorage:

@@ -113,6 +113,11 @@ export const Failures = {
     message: `The server is busy; retry after ${RETRY_AFTER_HEADER}.`,
     headers: { 'retry-after': '1' },
   },
+  overClientShare: {
+    code: ErrorCode.RateLimited,
+    message: `This client already has its share of the requests in progress; finish those, or retry after ${RETRY_AFTER_HEADER}.`,
+    headers: { 'retry-after': '1' },
+  },
   shuttingDown: {
     code: ErrorCode.Unavailable,
     message: 'The server is shutting down; retry on another instance.',

@@ -1,13 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { createFailureLogger } from '@plantstore/adapters-http';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { checkHost, ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createApp } from './create-app.js';
 import { exitGracefullyOnSignals } from './graceful-shutdown.js';
 
-function configOrExit(): AppConfig {
+async function configOrExit(): Promise<AppConfig> {
   try {
-    return loadConfig(process.env);
+    const config = loadConfig(process.env);
+    await checkHost(config);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     createFailureLogger().fatal(`invalid configuration: ${error.message}`);
@@ -18,7 +20,7 @@ function configOrExit(): AppConfig {
 /** Starts the server; resolves once it listens. A failed start exits the process (1; 2 for a bad configuration). */
 export async function startServer(): Promise<void> {
   try {
-    const config = configOrExit();
+    const config = await configOrExit();
     const app = await createApp(config);
     exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
     // The accept queue as deep as the connections the server takes (the kernel caps it at

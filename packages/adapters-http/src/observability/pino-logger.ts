@@ -55,5 +55,18 @@ export function createHttpLogging(logger: Logger): HttpLogging {
     // Fastify adapter: lines of a request would then lose their reqId.
     forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
   };
-  return { pino: logger, params, nestLogger: new NestPinoLogger(new NestPinoRequestLogger(params), params) };
+  return { pino: logger, params, nestLogger: new NestLogger(new NestPinoRequestLogger(params), params) };
+}
+
+/**
+ * Nest's logger, less one line: when a module fails to initialise, Nest's ExceptionHandler logs
+ * the error with its stack, then (abortOnError: false) rethrows it to the caller, whose one
+ * fatal line says why the start failed. Two lines for one failure, one of them a stack trace,
+ * is what an operator should not have to read past.
+ */
+class NestLogger extends NestPinoLogger {
+  override error(message: unknown, ...optionalParams: unknown[]): void {
+    if (optionalParams.at(-1) === 'ExceptionHandler') return;
+    super.error(message, ...optionalParams);
+  }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import { logCause } from './log-cause.js';
 import { LogSampler } from './log-sampler.js';
 import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
@@ -18,6 +19,7 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
+    logCause(request, 'shutting down');
     sendError(reply, Failures.shuttingDown, { closeConnection: true });
   });
   // While draining, every response closes its connection: an idle keep-alive connection would

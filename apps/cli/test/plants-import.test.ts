@@ -244,6 +244,16 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
     });
   });
 
+  // /proc/self/mem (Linux): a file whose every read fails (EIO), as a failing disk's would.
+  it('fails (exit 1) naming the line it cannot read, and claims nothing: no summary', () => {
+    const result = run(['plants', 'import', '/proc/self/mem', '--format', 'csv', '--json']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(stderrLines(result)).toEqual([
+      "plantstore: failed: cannot read '/proc/self/mem' at line 1 (EIO: i/o error, read); the whole batches before it are stored, and running the same command again completes the import once the file can be read",
+    ]);
+  });
+
   describe('line counts', () => {
     const tenLines = Array.from({ length: 10 }, (_, i) => (i === 4 ? '' : `{"id":${i + 1},"name":"Plant ${i + 1}"}`));
 

@@ -81,7 +81,12 @@ export const plantsImport: Command = {
       // A stalled input (a pipe nobody writes to) must not outlast Ctrl-C: the read ends with it.
       const chunks = lineCount.ofBytes(
         untilAborted(
-          counted(input.stream, (n) => (bytesRead += n)),
+          counted(
+            input.stream,
+            (n) => (bytesRead += n),
+            path,
+            () => lineCount.reading,
+          ),
           interruption.signal,
         ),
       );
@@ -151,11 +156,30 @@ function openInput(
   };
 }
 
-async function* counted(stream: AsyncIterable<Buffer | string>, add: (bytes: number) => void): AsyncGenerator<Buffer> {
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    add(bytes.length);
-    yield bytes;
+/**
+ * The input's chunks, counted. A read that fails (a disk error, a vanished network file) ends
+ * the import with the line it could not read: nothing past it is claimed, and no summary says
+ * the file was read to its end.
+ */
+async function* counted(
+  stream: AsyncIterable<Buffer | string>,
+  add: (bytes: number) => void,
+  path: string,
+  line: () => number,
+): AsyncGenerator<Buffer> {
+  const name = path === '-' ? 'stdin' : `'${path}'`;
+  try {
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      add(bytes.length);
+      yield bytes;
+    }
+  } catch (error) {
+    throw new Error(
+      `cannot read ${name} at line ${line()} (${(error as Error).message}); the whole batches before it are stored, ` +
+        'and running the same command again completes the import once the file can be read',
+      { cause: error },
+    );
   }
 }
 

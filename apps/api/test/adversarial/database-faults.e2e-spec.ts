@@ -125,4 +125,13 @@ describe('database faults: the SQLite file becomes unwritable while the server r
       sqlite.close();
     }
   });
+
+  it('wrote only JSON lines through both faults and the shutdown', () => {
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  });
 });

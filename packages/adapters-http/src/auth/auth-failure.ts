@@ -20,8 +20,8 @@ export class AuthenticationRefused extends Error {
 }
 
 /**
- * The log lines of refused requests: the first of each reason, then at most one a second per
- * reason, each saying how many refusals of that reason went unwritten since the one before (a
+ * The log lines of refused requests: a burst of each reason, then at most one a second per
+ * reason (LogSampler), each saying how many refusals of that reason went unwritten since the one before (a
  * throttled client or an address spray chooses how often it is refused, not how much is
  * logged; plantstore_auth_failures_total counts every one). The reason is a fixed word and the
  * client its address; nothing the client sent (a token, a header) is ever part of a line.

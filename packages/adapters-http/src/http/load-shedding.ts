@@ -41,8 +41,8 @@ const MIN_EPISODE_MS = 1_000;
  * health probes queued behind the flood are answered in milliseconds or in seconds
  * (`pnpm bench:overload`). Refusals are counted by `plantstore_requests_shed_total` and
  * `plantstore_requests_over_client_share_total`; one warn line marks the start of a shedding
- * episode and one info line its end, and refusals over a client's share write a burst of warn lines, then at most one
- * line a second.
+ * episode and one info line its end, and refusals over a client's share write a burst of warn
+ * lines, then at most one a second.
  */
 export function installLoadShedding(
   /** The Node HTTP or HTTPS server, once the framework has attached its request listener. */

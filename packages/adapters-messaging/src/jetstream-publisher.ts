@@ -5,6 +5,10 @@ import { DUPLICATE_WINDOW_MS, PLANT_CREATED_SUBJECT, PLANT_EVENTS_STREAM } from 
 
 /** How long one publish waits for JetStream's acknowledgement. */
 export const PUBLISH_TIMEOUT_MS = 5_000;
+/** How long a connection attempt waits for NATS to answer. */
+export const CONNECT_TIMEOUT_MS = 2_000;
+/** Between two attempts to reach NATS, the first connection's and the client's own reconnects. */
+export const RECONNECT_WAIT_MS = 500;
 
 export interface PublishReport {
   /** Messages JetStream stored. */
@@ -58,14 +62,19 @@ export class JetStreamPlantCreatedPublisher {
     }
   }
 
-  /** Resolves once connected; until NATS answers it keeps trying (the relay is not awaited at start-up). */
+  /**
+   * Resolves once connected, rejects when NATS does not answer (within CONNECT_TIMEOUT_MS): the
+   * relay tries again every `reconnectWaitMs`. Not the client's own waitOnFirstConnect, whose
+   * timers nothing can cancel: a server stopped while NATS was down stayed alive until its
+   * shutdown timeout. Once connected, the client reconnects by itself after any drop.
+   */
   static async connect(servers: string): Promise<JetStreamPlantCreatedPublisher> {
     const connection = await connect({
       servers: servers.split(','),
       name: 'plantstore-outbox-relay',
-      waitOnFirstConnect: true,
+      timeout: CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
+      reconnectTimeWait: RECONNECT_WAIT_MS,
     });
     const publisher = new JetStreamPlantCreatedPublisher(
       connection,

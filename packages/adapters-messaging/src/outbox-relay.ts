@@ -26,6 +26,8 @@ export interface RelayOptions {
   /** First pause after a failure; doubled after each further failure, up to `maxBackoffMs`. */
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
+  /** Pause between attempts to connect to the broker at all (500 ms when absent). */
+  readonly connectRetryMs?: number;
 }
 
 export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
@@ -87,8 +89,10 @@ export class OutboxRelay {
     // Failures since the broker was last seen coming back: what the backoff grows with.
     let failuresSinceReconnect = 0;
     while (!this.stopped) {
+      let connecting = false;
       try {
         if (publisher === undefined) {
+          connecting = true;
           publisher = await this.connectUnlessStopped();
           if (publisher === undefined) break;
           // Back after an outage: retry now, from the shortest backoff, not after the one in progress.
@@ -96,6 +100,7 @@ export class OutboxRelay {
             failuresSinceReconnect = 0;
             this.wakeUp();
           });
+          connecting = false;
         }
         const connected = publisher;
         const relayed = await this.source.relay(this.options.batchSize, async (events) => {
@@ -113,14 +118,20 @@ export class OutboxRelay {
         failuresSinceReconnect++;
         // One line per outage, not one per retry.
         if (failuresInARow === 1) this.log.warn(`publishing plant events failed, retrying: ${messageOf(error)}`);
-        const backoff = this.options.initialBackoffMs * 2 ** Math.min(failuresSinceReconnect - 1, 30);
-        await this.pause(Math.min(this.options.maxBackoffMs, backoff));
+        // Not connected yet: try again soon, as the client does once connected; else back off.
+        const backoff = connecting
+          ? (this.options.connectRetryMs ?? 500)
+          : Math.min(
+              this.options.maxBackoffMs,
+              this.options.initialBackoffMs * 2 ** Math.min(failuresSinceReconnect - 1, 30),
+            );
+        await this.pause(backoff);
       }
     }
     await publisher?.close().catch(() => undefined);
   }
 
-  /** The client keeps trying until NATS answers; a stop meanwhile ends the wait (and closes the late connection). */
+  /** One attempt to connect; a stop meanwhile ends the wait (and closes the late connection). */
   private async connectUnlessStopped(): Promise<PlantCreatedPublisher | undefined> {
     const connecting = this.connect();
     const publisher = await Promise.race([connecting, this.stopSignal]);

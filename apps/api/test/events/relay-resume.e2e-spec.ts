@@ -5,7 +5,11 @@ import {
   type PlantCreatedSource,
 } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { natsSkipNotice, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
+import { freePort, startServerProcess } from '../support/processes.js';
 
 /** An outbox in memory: forgets a batch only when `publish` resolved, as the SQL one does. */
 class MemoryOutbox implements PlantCreatedSource {
@@ -83,5 +87,38 @@ describeWithNats('the PlantCreated relay across a NATS outage', () => {
 
     // JetStream acknowledged each event as stored, once (a resent one would count as a duplicate).
     expect(relay.status).toMatchObject({ published: 3, duplicates: 0 });
+  }, 60_000);
+});
+
+describe('a server whose NATS has never answered', () => {
+  it('exits at once on SIGTERM (exit 0), not at its shutdown timeout, having warned once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-nats-never-'));
+    // A port nothing listens on: every connection attempt is refused.
+    const server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      NATS_URL: `nats://127.0.0.1:${await freePort()}`,
+      SHUTDOWN_TIMEOUT: '20000',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+      const signalledAt = performance.now();
+      server.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      // Before, the client's first-connect timers held the process until SHUTDOWN_TIMEOUT (20 s here).
+      expect(performance.now() - signalledAt).toBeLessThan(10_000);
+      const lines = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { level: string; msg: string });
+      expect(lines.filter((line) => line.level === 'warn').map((line) => line.msg)).toEqual([
+        'publishing plant events failed, retrying: connection refused',
+      ]);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -1,12 +1,17 @@
 import { LOG_LEVELS, type LogLevel } from '@plantstore/adapters-http';
 import {
   databaseConfigFor,
+  sqliteDirectoryProblem,
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_PG_STATEMENT_TIMEOUT_MS,
   DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   type DatabaseConfig,
 } from '@plantstore/adapters-persistence';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { REVOCATION_BOUND_MS } from '@plantstore/domain';
 import { repositoryRoot } from './repository-root.js';
 
@@ -19,6 +24,7 @@ export interface AppConfig {
   readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
   readonly maxRequestsInFlight: number;
+  readonly maxRequestsInFlightPerClient: number;
   readonly logLevel: LogLevel;
   readonly rateLimitPerMinute: number;
   readonly authFailuresPerMinute: number;
@@ -40,6 +46,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Reads and validates every variable of the README's table; the first bad one stops start-up. */
 export function loadConfig(env: Env): AppConfig {
   const database = databaseFrom(env);
+  const maxRequestsInFlight = integer(env, 'MAX_REQUESTS_IN_FLIGHT', 256, 1, 1_000_000);
   return {
     host: text(env, 'HOST', '127.0.0.1'),
     port: integer(env, 'PORT', 3000, 0, 65_535),
@@ -48,7 +55,15 @@ export function loadConfig(env: Env): AppConfig {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4_096, 1, 1_000_000),
-    maxRequestsInFlight: integer(env, 'MAX_REQUESTS_IN_FLIGHT', 256, 1, 1_000_000),
+    maxRequestsInFlight,
+    // Half by default: one client cannot take more than the others keep, however it holds its requests.
+    maxRequestsInFlightPerClient: integer(
+      env,
+      'MAX_REQUESTS_IN_FLIGHT_PER_CLIENT',
+      Math.ceil(maxRequestsInFlight / 2),
+      1,
+      maxRequestsInFlight,
+    ),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
@@ -84,7 +99,43 @@ function tlsFiles(env: Env): AppConfig['tls'] {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined)
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  pemFile('TLS_CERT_FILE', certFile, 'a PEM certificate', (pem) => new X509Certificate(pem));
+  pemFile('TLS_KEY_FILE', keyFile, 'a PEM private key', (pem) => createPrivateKey(pem));
   return { certFile, keyFile };
+}
+
+/** The file a variable names must be readable and hold what it should; the message names the variable. */
+function pemFile(name: string, file: string, what: string, parse: (pem: Buffer) => unknown): void {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable');
+    throw new ConfigError(`${name} cannot be read: ${reason} (${JSON.stringify(file)})`);
+  }
+  try {
+    parse(pem);
+  } catch {
+    throw new ConfigError(`${name} must name ${what} (${JSON.stringify(file)} is not one)`);
+  }
+}
+
+/**
+ * HOST must be an address or a name that resolves, checked before anything starts: otherwise
+ * the whole application boots, opens its database, and only then fails to listen.
+ */
+export async function checkHost(config: AppConfig): Promise<void> {
+  if (isIP(config.host) !== 0) return;
+  try {
+    await lookup(config.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
+    throw new ConfigError(
+      `HOST must be an IP address or a host name that resolves (${JSON.stringify(config.host)}: ${code})`,
+    );
+  }
 }
 
 function databaseFrom(env: Env): DatabaseConfig {
@@ -94,11 +145,15 @@ function databaseFrom(env: Env): DatabaseConfig {
     pgStatementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', DEFAULT_PG_STATEMENT_TIMEOUT_MS, 100, 600_000),
     pgConnectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', DEFAULT_PG_CONNECT_TIMEOUT_MS, 100, 600_000),
   };
+  let config: DatabaseConfig;
   try {
-    return databaseConfigFor(env['DATABASE_URL'], repositoryRoot, tuning);
+    config = databaseConfigFor(env['DATABASE_URL'], repositoryRoot, tuning);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const problem = sqliteDirectoryProblem(config);
+  if (problem !== undefined) throw new ConfigError(problem);
+  return config;
 }
 
 function text(env: Env, name: string, fallback: string): string {

@@ -103,13 +103,17 @@ export class PlantStoreModule {
           useFactory: async () => {
             if (config.redisUrl === undefined) return undefined;
             const { Redis } = await import('ioredis');
-            return new Redis(config.redisUrl, {
+            const redis = new Redis(config.redisUrl, {
               commandTimeout: config.redisTimeoutMs,
               connectTimeout: Math.max(1_000, config.redisTimeoutMs),
               maxRetriesPerRequest: 0,
               enableOfflineQueue: false,
               lazyConnect: false,
             });
+            // Until the limiter storage listens (it warns once per outage), a failed connect is
+            // not printed by ioredis as an unhandled error with its stack; it retries on its own.
+            redis.on('error', () => undefined);
+            return redis;
           },
         },
         {
@@ -181,6 +185,7 @@ export class PlantStoreModule {
           useFactory: (redis: Redis | undefined, events: PlantEventRelay | undefined): HttpOptions => ({
             bodyLimitBytes: config.bodyLimitBytes,
             maxRequestsInFlight: config.maxRequestsInFlight,
+            maxRequestsInFlightPerClient: config.maxRequestsInFlightPerClient,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
             limiterStorage:

@@ -2,24 +2,26 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { createFailureLogger } from '@plantstore/adapters-http';
 import { redactDatabaseUrl } from '@plantstore/adapters-persistence';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { unsupportedRuntime } from './supported-runtime.js';
+import { checkHost, ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createApp } from './create-app.js';
 import { exitGracefullyOnSignals } from './graceful-shutdown.js';
+import { unsupportedRuntime } from './supported-runtime.js';
 
 // The server's own version, read at run time so it cannot drift from package.json.
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
 const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
-function configOrExit(): AppConfig {
+async function configOrExit(): Promise<AppConfig> {
   const runtimeProblem = unsupportedRuntime();
   if (runtimeProblem) {
     createFailureLogger().fatal(runtimeProblem);
     process.exit(2);
   }
   try {
-    return loadConfig(process.env);
+    const config = loadConfig(process.env);
+    await checkHost(config);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     createFailureLogger().fatal(`invalid configuration: ${error.message}`);
@@ -30,7 +32,7 @@ function configOrExit(): AppConfig {
 /** Starts the server; resolves once it listens. A failed start exits the process (1; 2 for a bad configuration). */
 export async function startServer(): Promise<void> {
   try {
-    const config = configOrExit();
+    const config = await configOrExit();
     const app = await createApp(config);
     exitGracefullyOnSignals(app, config.shutdownTimeoutMs);
     // The accept queue as deep as the connections the server takes (the kernel caps it at

@@ -41,7 +41,10 @@ describe.each(testEngines())('POST /plants: bearer authentication ($name)', (eng
     expectRefused(undefined, MISSING, CHALLENGE));
   it('401/40101 for another scheme', () =>
     expectRefused(`Basic ${Buffer.from('a:b').toString('base64')}`, MISSING, CHALLENGE));
-  it('401/40102 for "Bearer" with no token', () => expectRefused('Bearer', INVALID, INVALID_CHALLENGE));
+  // RFC 6750 §3.1: the scheme alone presents no credential, so the challenge has no error attribute.
+  it.each(['Bearer', 'bearer'])('401/40101 for "%s" with no token, with no error attribute', (authorization) =>
+    expectRefused(authorization, MISSING, CHALLENGE),
+  );
   it('401/40102 for a malformed bearer value', () =>
     expectRefused(`Bearer ${t.token} extra`, INVALID, INVALID_CHALLENGE));
   it('401/40102 for a token of the wrong shape', () => expectRefused('Bearer not-a-token', INVALID, INVALID_CHALLENGE));

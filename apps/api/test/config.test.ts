@@ -21,6 +21,17 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('lets one client hold half of MAX_REQUESTS_IN_FLIGHT by default, at most all of it', () => {
+    expect(loadConfig({})).toMatchObject({ maxRequestsInFlight: 256, maxRequestsInFlightPerClient: 128 });
+    expect(loadConfig({ MAX_REQUESTS_IN_FLIGHT: '9' }).maxRequestsInFlightPerClient).toBe(5);
+    expect(
+      loadConfig({ MAX_REQUESTS_IN_FLIGHT: '8', MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: '8' }).maxRequestsInFlightPerClient,
+    ).toBe(8);
+    expect(() => loadConfig({ MAX_REQUESTS_IN_FLIGHT: '8', MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: '9' })).toThrow(
+      new ConfigError('MAX_REQUESTS_IN_FLIGHT_PER_CLIENT must be an integer from 1 to 8 (got "9")'),
+    );
+  });
+
   it('selects PostgreSQL from postgres:// and postgresql:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database.engine).toBe('postgres');
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.engine).toBe('postgres');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { databaseConfigFor, DEFAULT_SQLITE_FILE } from '@plantstore/adapters-persistence';
+import { databaseConfigFor, DEFAULT_SQLITE_FILE, sqliteDirectoryProblem } from '@plantstore/adapters-persistence';
 import { InvalidTokenRequestError, StorageUnavailableError, TokenNotFoundError } from '@plantstore/domain';
 import { ExitCode, PROGRAM, UsageError, usageHint, type Command } from './command.js';
 import { eventsDisable, eventsEnable, eventsStatus } from './commands/events.js';
@@ -147,15 +147,17 @@ function commandHelp(command: Command): string {
 }
 
 function databaseConfig() {
+  const hint = `See DATABASE_URL in '${PROGRAM} --help'.`;
+  let config;
   try {
-    return databaseConfigFor(process.env['DATABASE_URL'], REPOSITORY_ROOT);
+    config = databaseConfigFor(process.env['DATABASE_URL'], REPOSITORY_ROOT);
   } catch (error) {
     // parseDatabaseUrl's message names DATABASE_URL and never echoes the value (it may hold a password).
-    throw new UsageError(
-      error instanceof Error ? error.message : String(error),
-      `See DATABASE_URL in '${PROGRAM} --help'.`,
-    );
+    throw new UsageError(error instanceof Error ? error.message : String(error), hint);
   }
+  const problem = sqliteDirectoryProblem(config);
+  if (problem !== undefined) throw new UsageError(problem, hint);
+  return config;
 }
 
 /** The one place where failures become a message on stderr and an exit code. */

@@ -181,16 +181,77 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       expect(await rows()).toEqual([]);
     });
 
-    it('imports the records before broken quoting, then reports where the file stops being readable', async () => {
-      file('plants.csv', 'id,name\n1,Basil\n2,"Sage"x\n3,Thyme\n');
-      const result = run(['plants', 'import', 'plants.csv', '--json']);
-      expect(result.status).toBe(1);
-      expect(summaryOf(result)).toMatchObject({ imported: 1, invalid: 1 });
-      expect(stderrLines(result)).toEqual([
-        'line 3: The CSV cannot be read from here on: a closing quote is followed by other characters (write a quote inside a quoted field as "").',
-      ]);
-      expect(await rows()).toEqual([{ id: '1', name: 'Basil', tag: null }]);
+    describe('broken quoting rejects its own record, never the records after it', () => {
+      // 12 records; the 4th is broken (line 5, after the header).
+      const twelve = (fourth: string) =>
+        ['id,name', ...Array.from({ length: 12 }, (_, i) => (i === 3 ? fourth : `${i + 1},Plant ${i + 1}`))].join(
+          '\n',
+        ) + '\n';
+
+      it.each([
+        [
+          'a quote inside an unquoted field',
+          '4,Bro"ken',
+          'a quote inside an unquoted field (quote the whole field, and write the quote as "")',
+        ],
+        [
+          'text after a closing quote',
+          '4,"Closed" junk',
+          'a closing quote is followed by other characters (write a quote inside a quoted field as "")',
+        ],
+        [
+          'an unclosed quote',
+          '4,"Unclosed',
+          'a quoted field is never closed; the lines after it are read as records of their own',
+        ],
+      ])('%s: the other 11 records are imported, the 4th is in --rejects with its line', async (_, fourth, problem) => {
+        file('plants.csv', twelve(fourth));
+        const result = run(['plants', 'import', 'plants.csv', '--json', '--rejects', 'rejects.csv']);
+
+        expect(result.status).toBe(1);
+        expect(stderrLines(result)).toEqual([`line 5: The record is not valid CSV: ${problem}.`]);
+        const summary = summaryOf(result);
+        expect(summary).toMatchObject({ imported: 11, unchanged: 0, conflicts: 0, invalid: 1, lines: 13 });
+        expect(summary.imported + summary.unchanged + summary.conflicts + summary.invalid).toBe(12);
+        expect((await rows()).map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual([
+          1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12,
+        ]);
+        expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toBe(`id,name\n${fourth}\n`);
+      });
+
+      it('an unclosed quote to the end: its first line is rejected, the lines after it read as records', async () => {
+        file('plants.csv', 'id,name,tag\n1,One,\n2,"Two\n3,Three,x\n\n4,Four,\n');
+        const result = run(['plants', 'import', 'plants.csv', '--json', '--rejects', 'rejects.csv']);
+
+        expect(stderrLines(result)).toEqual([
+          'line 3: The record is not valid CSV: a quoted field is never closed; the lines after it are read as records of their own.',
+        ]);
+        expect(summaryOf(result)).toMatchObject({ imported: 3, invalid: 1, lines: 6 });
+        expect((await rows()).map((row) => row.id)).toEqual(['1', '3', '4']);
+        expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toBe('id,name,tag\n2,"Two\n');
+      });
+
+      it('a quoted line break still makes one record of two lines, rejected as a whole when its quoting is broken', async () => {
+        file('plants.csv', 'id,name\n1,"One\nline" junk\n2,Two\n');
+        const result = run(['plants', 'import', 'plants.csv', '--json', '--rejects', 'rejects.csv']);
+
+        expect(stderrLines(result)).toEqual([
+          'line 2: The record is not valid CSV: a closing quote is followed by other characters (write a quote inside a quoted field as "").',
+        ]);
+        expect((await rows()).map((row) => row.id)).toEqual(['2']);
+        expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toBe('id,name\n1,"One\nline" junk\n');
+      });
     });
+  });
+
+  // /proc/self/mem (Linux): a file whose every read fails (EIO), as a failing disk's would.
+  it('fails (exit 1) naming the line it cannot read, and claims nothing: no summary', () => {
+    const result = run(['plants', 'import', '/proc/self/mem', '--format', 'csv', '--json']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(stderrLines(result)).toEqual([
+      "plantstore: failed: cannot read '/proc/self/mem' at line 1 (EIO: i/o error, read); the whole batches before it are stored, and running the same command again completes the import once the file can be read",
+    ]);
   });
 
   describe('line counts', () => {
@@ -316,6 +377,24 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       expect(resumed.status).toBe(0);
       expect(summaryOf(resumed)).toMatchObject({ imported: total - kept, unchanged: kept, invalid: 0, conflicts: 0 });
       expect((await rows()).length).toBe(total);
+    });
+
+    it('stopped by Ctrl-C while stdin stalls, ends at once with exit 130 and interrupted: true', async () => {
+      const started = startPlantstore(['plants', 'import', '-', '--batch-size', '1', '--json'], {
+        databaseUrl: store.url,
+        cwd: dir,
+      });
+      // Two lines, then nothing: the pipe stays open, as a stalled producer leaves it.
+      started.child.stdin.write('{"id":1,"name":"One"}\n{"id":2,"name":"Two"}\n');
+      for (let attempt = 0; attempt < 2000 && (await rows()).length < 2; attempt++) {
+        await new Promise((wait) => setTimeout(wait, 5));
+      }
+      started.child.kill('SIGINT');
+      const stopped = await started.exited;
+      started.child.stdin.destroy();
+
+      expect(stopped.status).toBe(130);
+      expect(summaryOf(stopped)).toMatchObject({ imported: 2, interrupted: true });
     });
 
     it('stopped by Ctrl-C, finishes the batch in flight, says how to complete, and exits 130', async () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -303,7 +303,16 @@ describe('plantstore token revoke', () => {
   });
 
   it('fails with exit 1 for an unknown id', () => {
-    expectCleanError(plantstore(['token', 'revoke', 'no-such-token']), 1, /no API token with id no-such-token/);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expectCleanError(plantstore(['token', 'revoke', unknown]), 1, new RegExp(`no API token with id ${unknown}`));
+  });
+
+  it('refuses an id that is not a UUID as a usage error (exit 2), before the database is opened', () => {
+    const untouched = join(dir, 'never-created.sqlite');
+    const run = plantstore(['token', 'revoke', 'not-a-uuid'], { databaseUrl: `sqlite:${untouched}` });
+
+    expectCleanError(run, 2, /"not-a-uuid" is not a token id/);
+    expect(existsSync(untouched)).toBe(false);
   });
 
   it.each([[['token', 'revoke']], [['token', 'revoke', 'a', 'b']]])('refuses %j as a usage error', (args) => {
@@ -385,22 +394,41 @@ describe('plantstore commands and help', () => {
 
 describe('plantstore database selection', () => {
   it('resolves a relative sqlite: path against the current directory', () => {
+    mkdirSync(join(dir, 'nested'), { recursive: true });
     const run = plantstore(['token', 'list'], { databaseUrl: 'sqlite:nested/relative.sqlite', cwd: dir });
 
     expect(run.status).toBe(0);
     expect(existsSync(join(dir, 'nested', 'relative.sqlite'))).toBe(true);
   });
 
+  it('refuses a sqlite: path in a directory that does not exist (exit 2), creating nothing', () => {
+    const run = plantstore(['token', 'list'], { databaseUrl: 'sqlite:missing/dir/x.sqlite', cwd: dir });
+
+    expectCleanError(run, 2, /^plantstore: DATABASE_URL names a SQLite file in .*missing\/dir, which does not exist/);
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+
   it('refuses a DATABASE_URL of an unknown kind as a usage error naming the variable', () => {
     expectCleanError(plantstore(['token', 'list'], { databaseUrl: 'mysql://localhost/plants' }), 2, /DATABASE_URL/);
   });
 
-  it('reports an unusable SQLite path as database unavailable (exit 1)', () => {
+  it('refuses a SQLite path under a plain file as a usage error naming DATABASE_URL (exit 2)', () => {
     const notADirectory = join(dir, 'plain-file');
     writeFileSync(notADirectory, 'x');
 
     expectCleanError(
       plantstore(['token', 'list'], { databaseUrl: `sqlite:${notADirectory}/store.sqlite` }),
+      2,
+      /^plantstore: DATABASE_URL names a SQLite file in .*plain-file, which is not a directory$/,
+    );
+  });
+
+  it('reports an unusable SQLite file as database unavailable (exit 1)', () => {
+    const aDirectory = join(dir, 'a-directory.sqlite');
+    mkdirSync(aDirectory, { recursive: true });
+
+    expectCleanError(
+      plantstore(['token', 'list'], { databaseUrl: `sqlite:${aDirectory}` }),
       1,
       /^plantstore: database unavailable: /,
     );

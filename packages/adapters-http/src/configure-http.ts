@@ -18,7 +18,13 @@ export function configureHttp(app: NestFastifyApplication): void {
   const routes = RouteTemplates.install(fastify);
   deferBodyParsing(fastify);
   installRequestHooks(fastify, metrics, app.get(Lifecycle));
-  installLoadShedding(fastify.server, app.get<HttpOptions>(HTTP_OPTIONS).maxRequestsInFlight, metrics, fastify.log);
+  const { maxRequestsInFlight, maxRequestsInFlightPerClient } = app.get<HttpOptions>(HTTP_OPTIONS);
+  installLoadShedding(
+    fastify.server,
+    { maxInFlight: maxRequestsInFlight, maxInFlightPerClient: maxRequestsInFlightPerClient },
+    metrics,
+    fastify.log,
+  );
   app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
   app.useGlobalFilters(new ErrorFilter(routes, metrics));
   app.useSecurityHeaders({

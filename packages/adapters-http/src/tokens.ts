@@ -21,6 +21,8 @@ export interface HttpOptions {
   readonly rateLimitPerMinute: number;
   /** Requests in progress at once (health probes aside); past it, 503 at once. */
   readonly maxRequestsInFlight: number;
+  /** Of those, what one client (a credential, else an address) may hold; past it, 429 at once. */
+  readonly maxRequestsInFlightPerClient: number;
   /** Failed authentications per client address per minute before it gets 429s. */
   readonly authFailuresPerMinute: number;
   /** Counter storage for the limits; in memory when absent (one instance only). */

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { installLoadShedding } from '../src/http/load-shedding.js';
+import { SAMPLED_LOG_BURST } from '../src/observability/log-sampler.js';
 import { PlantStoreMetrics } from '../src/observability/plant-store-metrics.js';
 
 interface Answer {
@@ -11,10 +12,11 @@ interface Answer {
   body: string;
 }
 
-function get(port: number, path: string): Promise<Answer> {
+function get(port: number, path: string, authorization?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    const headers = authorization === undefined ? {} : { authorization };
     http
-      .get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      .get({ host: '127.0.0.1', port, path, agent: false, headers }, (response) => {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
@@ -25,7 +27,7 @@ function get(port: number, path: string): Promise<Answer> {
 }
 
 /** A server whose framework handler holds every request until `releaseAll`, behind the shedding. */
-async function heldServer(maxInFlight: number) {
+async function heldServer(maxInFlight: number, maxInFlightPerClient = maxInFlight) {
   const held: http.ServerResponse[] = [];
   const server = http.createServer((_request, response) => {
     held.push(response);
@@ -36,7 +38,7 @@ async function heldServer(maxInFlight: number) {
     info: (fields: object, msg: string) => lines.push({ level: 'info', msg, fields }),
   } as unknown as FastifyBaseLogger;
   const metrics = new PlantStoreMetrics();
-  installLoadShedding(server, maxInFlight, metrics, log);
+  installLoadShedding(server, { maxInFlight, maxInFlightPerClient }, metrics, log);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -71,6 +73,8 @@ describe('load shedding in front of the framework', () => {
       ]);
       expect(await s.metrics.registry.getSingleMetricAsString('plantstore_requests_shed_total')).toMatch(/ 3$/m);
 
+      // An episode lasts a second at least, so that a load hovering at the limit writes two lines a second at most.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       s.releaseAll();
       expect((await Promise.all([...admitted, probe])).map((answer) => answer.status)).toEqual([200, 200, 200]);
       expect(s.lines.at(-1)).toEqual({
@@ -91,9 +95,65 @@ describe('load shedding in front of the framework', () => {
     }
   });
 
+  it("one client (a credential, else an address) holds at most its share: the others' requests are still admitted", async () => {
+    const s = await heldServer(4, 2);
+    try {
+      const greedy = [get(s.port, '/plants', 'Bearer greedy'), get(s.port, '/plants', 'Bearer greedy')];
+      await s.waitForHeld(2);
+
+      // Its third is refused at once, before its body is read: 429/42901, Retry-After, close.
+      const refused = await get(s.port, '/plants', 'Bearer greedy');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers['connection']).toBe('close');
+      expect(JSON.parse(refused.body)).toMatchObject({ error: 42901 });
+      expect(await s.metrics.registry.getSingleMetricAsString('plantstore_requests_over_client_share_total')).toMatch(
+        / 1$/m,
+      );
+      expect(await s.metrics.registry.getSingleMetricAsString('plantstore_requests_shed_total')).toMatch(/ 0$/m);
+
+      // Another token, and a request with no token (its address), are admitted meanwhile.
+      const others = [get(s.port, '/plants', 'Bearer other'), get(s.port, '/plants')];
+      await s.waitForHeld(4);
+      s.releaseAll();
+      expect((await Promise.all([...greedy, ...others])).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+
+      // Its requests done, the client has its share again.
+      const again = get(s.port, '/plants', 'Bearer greedy');
+      await s.waitForHeld(1);
+      s.releaseAll();
+      expect((await again).status).toBe(200);
+    } finally {
+      s.releaseAll();
+      await s.close();
+    }
+  });
+
+  it('writes at most one line a second for refusals over a client share, and counts every one', async () => {
+    const s = await heldServer(4, 1);
+    try {
+      const held = get(s.port, '/plants');
+      await s.waitForHeld(1);
+      const refused = await Promise.all(Array.from({ length: 200 }, () => get(s.port, '/plants')));
+      expect(refused.every((answer) => answer.status === 429)).toBe(true);
+      expect(await s.metrics.registry.getSingleMetricAsString('plantstore_requests_over_client_share_total')).toMatch(
+        / 200$/m,
+      );
+      // 200 refusals within a few seconds at most: a burst of lines, then one a second.
+      expect(s.lines.length).toBeGreaterThanOrEqual(1);
+      expect(s.lines.length).toBeLessThanOrEqual(SAMPLED_LOG_BURST + 5);
+      s.releaseAll();
+      await held;
+    } finally {
+      s.releaseAll();
+      await s.close();
+    }
+  });
+
   it('refuses to wrap a server that has no single framework listener', () => {
     const log = { warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
-    expect(() => installLoadShedding(http.createServer(), 1, new PlantStoreMetrics(), log)).toThrow(
+    const limits = { maxInFlight: 1, maxInFlightPerClient: 1 };
+    expect(() => installLoadShedding(http.createServer(), limits, new PlantStoreMetrics(), log)).toThrow(
       /one request listener/,
     );
   });

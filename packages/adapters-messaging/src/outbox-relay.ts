@@ -9,6 +9,8 @@ export interface PlantCreatedSource {
 export interface PlantCreatedPublisher {
   publish(events: readonly PlantCreated[]): Promise<PublishReport>;
   close(): Promise<void>;
+  /** When the broker's connection is back after a drop, `listener` runs: the relay retries at once. */
+  onReconnect?(listener: () => void): void;
 }
 
 export interface RelayLog {
@@ -24,6 +26,8 @@ export interface RelayOptions {
   /** First pause after a failure; doubled after each further failure, up to `maxBackoffMs`. */
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
+  /** Pause between attempts to connect to the broker at all (500 ms when absent). */
+  readonly connectRetryMs?: number;
 }
 
 export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
@@ -82,10 +86,22 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let publisher: PlantCreatedPublisher | undefined;
     let failuresInARow = 0;
+    // Failures since the broker was last seen coming back: what the backoff grows with.
+    let failuresSinceReconnect = 0;
     while (!this.stopped) {
+      let connecting = false;
       try {
-        publisher ??= await this.connectUnlessStopped();
-        if (publisher === undefined) break;
+        if (publisher === undefined) {
+          connecting = true;
+          publisher = await this.connectUnlessStopped();
+          if (publisher === undefined) break;
+          // Back after an outage: retry now, from the shortest backoff, not after the one in progress.
+          publisher.onReconnect?.(() => {
+            failuresSinceReconnect = 0;
+            this.wakeUp();
+          });
+          connecting = false;
+        }
         const connected = publisher;
         const relayed = await this.source.relay(this.options.batchSize, async (events) => {
           const report = await connected.publish(events);
@@ -94,20 +110,28 @@ export class OutboxRelay {
         });
         if (failuresInARow > 0) this.log.info(`publishing plant events again after ${failuresInARow} failed attempts`);
         failuresInARow = 0;
+        failuresSinceReconnect = 0;
         if (relayed < this.options.batchSize) await this.pause(this.options.idlePollMs);
       } catch (error) {
         this.counts.failures++;
         failuresInARow++;
+        failuresSinceReconnect++;
         // One line per outage, not one per retry.
         if (failuresInARow === 1) this.log.warn(`publishing plant events failed, retrying: ${messageOf(error)}`);
-        const backoff = this.options.initialBackoffMs * 2 ** Math.min(failuresInARow - 1, 30);
-        await this.pause(Math.min(this.options.maxBackoffMs, backoff));
+        // Not connected yet: try again soon, as the client does once connected; else back off.
+        const backoff = connecting
+          ? (this.options.connectRetryMs ?? 500)
+          : Math.min(
+              this.options.maxBackoffMs,
+              this.options.initialBackoffMs * 2 ** Math.min(failuresSinceReconnect - 1, 30),
+            );
+        await this.pause(backoff);
       }
     }
     await publisher?.close().catch(() => undefined);
   }
 
-  /** The client keeps trying until NATS answers; a stop meanwhile ends the wait (and closes the late connection). */
+  /** One attempt to connect; a stop meanwhile ends the wait (and closes the late connection). */
   private async connectUnlessStopped(): Promise<PlantCreatedPublisher | undefined> {
     const connecting = this.connect();
     const publisher = await Promise.race([connecting, this.stopSignal]);

@@ -30,6 +30,9 @@ class FlakyBroker implements PlantCreatedPublisher {
   readonly attempts: number[] = [];
   closed = false;
   constructor(private failures: number) {}
+  recover(): void {
+    this.failures = 0;
+  }
   publish(events: readonly PlantCreated[]): Promise<PublishReport> {
     this.attempts.push(Date.now());
     if (this.failures-- > 0) return Promise.reject(new Error('NATS is down'));
@@ -101,5 +104,24 @@ describe('OutboxRelay', () => {
     await until(() => broker.closed);
     expect(broker.closed).toBe(true);
     expect(broker.stored).toEqual([]);
+  });
+
+  it('retries at once when the broker says its connection is back, not after the backoff in progress', async () => {
+    const outbox = new MemoryOutbox([event(1)]);
+    const broker = new FlakyBroker(Number.POSITIVE_INFINITY);
+    let reconnected: () => void = () => undefined;
+    const reconnecting = Object.assign(broker, { onReconnect: (listener: () => void) => (reconnected = listener) });
+    const slow = { ...options, initialBackoffMs: 60_000, maxBackoffMs: 60_000 };
+    const relay = new OutboxRelay(outbox, () => Promise.resolve(reconnecting), quiet, slow);
+    relay.start();
+    await until(() => broker.attempts.length === 1);
+
+    // The broker is back: the relay, sleeping out a minute of backoff, tries again now and succeeds.
+    broker.recover();
+    reconnected();
+    await until(() => outbox.pending.length === 0);
+    await relay.stop();
+    expect(broker.attempts).toHaveLength(2);
+    expect(broker.stored).toEqual([event(1).eventId]);
   });
 });

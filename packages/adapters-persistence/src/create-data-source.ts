@@ -25,7 +25,7 @@ function createDataSource(config: DatabaseConfig): DataSource {
     logging: false,
   };
   if (config.engine === 'sqlite') {
-    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    if (config.createDirectory) mkdirSync(dirname(config.path), { recursive: true });
     return new DataSource({
       ...common,
       type: 'better-sqlite3',

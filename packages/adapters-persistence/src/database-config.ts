@@ -1,8 +1,15 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** Where the data lives, decided once from DATABASE_URL (docs/operations.md#configuration). */
 export type DatabaseConfig =
-  | { readonly engine: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
+  | {
+      readonly engine: 'sqlite';
+      readonly path: string;
+      readonly busyTimeoutMs: number;
+      /** Only the default database's directory is created when missing; a path someone typed must exist. */
+      readonly createDirectory?: true;
+    }
   | {
       readonly engine: 'postgres';
       readonly url: string;
@@ -37,7 +44,8 @@ export function parseDatabaseUrl(
   tuning: DatabaseTuning = {},
 ): DatabaseConfig {
   const busyTimeoutMs = tuning.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
-  if (url === undefined || url === '') return { engine: 'sqlite', path: defaultSqlitePath, busyTimeoutMs };
+  if (url === undefined || url === '')
+    return { engine: 'sqlite', path: defaultSqlitePath, busyTimeoutMs, createDirectory: true };
   if (/^postgres(ql)?:\/\//i.test(url)) {
     return {
       engine: 'postgres',
@@ -70,6 +78,20 @@ export function databaseConfigFor(
   const config = parseDatabaseUrl(url, resolve(repositoryRoot, DEFAULT_SQLITE_FILE), tuning);
   if (config.engine === 'sqlite' && config.path !== ':memory:') return { ...config, path: resolve(config.path) };
   return config;
+}
+
+/**
+ * Why the SQLite file of `config` cannot be created, or undefined when it can (or the engine is
+ * PostgreSQL): a typo in DATABASE_URL must not silently create a directory tree somewhere.
+ */
+export function sqliteDirectoryProblem(config: DatabaseConfig): string | undefined {
+  if (config.engine !== 'sqlite' || config.createDirectory || config.path === ':memory:') return undefined;
+  const directory = dirname(config.path);
+  const stat = statSync(directory, { throwIfNoEntry: false });
+  if (stat === undefined)
+    return `DATABASE_URL names a SQLite file in ${directory}, which does not exist; create the directory first`;
+  if (!stat.isDirectory()) return `DATABASE_URL names a SQLite file in ${directory}, which is not a directory`;
+  return undefined;
 }
 
 /** A URL fit for logs: the password is replaced. */

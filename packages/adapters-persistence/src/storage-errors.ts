@@ -1,9 +1,21 @@
-import { StorageUnavailableError } from '@plantstore/domain';
+import { StorageUnavailableError, type StorageUnavailableReason } from '@plantstore/domain';
 
-// SQLite result codes and PostgreSQL SQLSTATE classes that mean "the store cannot serve now",
-// as opposed to a bug in a statement. Those become 503; anything else stays an internal error.
-const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|READONLY|CANTOPEN|FULL|PROTOCOL|NOTADB|CORRUPT)/;
-const PG_UNAVAILABLE_CLASSES = ['08', '53', '57', '58'];
+// SQLite result codes and PostgreSQL SQLSTATEs that mean "the store cannot serve now", as
+// opposed to a bug in a statement, each with the reason an operator is told. Those become 503;
+// anything else stays an internal error. First match wins: specific codes before classes.
+const SQLITE_REASONS: ReadonlyArray<readonly [RegExp, StorageUnavailableReason]> = [
+  [/^SQLITE_FULL/, 'disk full'],
+  [/^SQLITE_(BUSY|LOCKED)/, 'lock timeout'],
+  [/^SQLITE_(IOERR|PROTOCOL)/, 'disk failing'],
+  [/^SQLITE_(READONLY|CANTOPEN|NOTADB|CORRUPT)/, 'database file unusable'],
+];
+const PG_REASONS: ReadonlyArray<readonly [RegExp, StorageUnavailableReason]> = [
+  [/^53100$/, 'disk full'],
+  [/^55P03$/, 'lock timeout'],
+  [/^57014$/, 'database timeout'],
+  [/^(08|53|57)/, 'database unreachable'],
+  [/^58/, 'disk failing'],
+];
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -15,28 +27,50 @@ const NETWORK_CODES = new Set([
 ]);
 // "not queryable": pg's answer on a connection already cut (postgres-client.ts cuts idle ones
 // when another goes silent), for a request that had taken it from the pool just before.
-const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|database is closed|Driver not Connected|pool is (ended|draining)|The database connection is not open/i;
+const MESSAGE_REASONS: ReadonlyArray<readonly [RegExp, StorageUnavailableReason]> = [
+  [/Query read timeout/i, 'database timeout'],
+  [
+    /database is closed|Driver not Connected|pool is (ended|draining)|The database connection is not open/i,
+    'database closed',
+  ],
+  [
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|is not queryable/i,
+    'database unreachable',
+  ],
+];
 
-export function isStorageUnavailable(error: unknown): boolean {
-  if (error instanceof StorageUnavailableError) return true;
+/** Why `error` means the store cannot serve now, or undefined when it is something else (a bug, a conflict). */
+export function storageUnavailableReason(error: unknown): StorageUnavailableReason | undefined {
+  if (error instanceof StorageUnavailableError) return error.reason ?? storageUnavailableReason(error.cause);
   // Shape, not instanceof: errors may come from another realm (jest's VM, worker threads).
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
-      if (SQLITE_UNAVAILABLE.test(code) || NETWORK_CODES.has(code)) return true;
-      if (code.length === 5 && PG_UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
+      if (NETWORK_CODES.has(code)) return 'database unreachable';
+      // A SQLite result code (SQLITE_…), else a PostgreSQL SQLSTATE (five characters).
+      const table = code.startsWith('SQLITE_') ? SQLITE_REASONS : code.length === 5 ? PG_REASONS : [];
+      const reason = table.find(([pattern]) => pattern.test(code))?.[1];
+      if (reason !== undefined) return reason;
     }
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    if (typeof message === 'string') {
+      const reason = MESSAGE_REASONS.find(([pattern]) => pattern.test(message))?.[1];
+      if (reason !== undefined) return reason;
+    }
     e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
 }
 
-/** Infrastructure outages become the domain's StorageUnavailableError; others pass unchanged. */
+export function isStorageUnavailable(error: unknown): boolean {
+  return error instanceof StorageUnavailableError || storageUnavailableReason(error) !== undefined;
+}
+
+/** Infrastructure outages become the domain's StorageUnavailableError, with their reason; others pass unchanged. */
 export function asStorageError(error: unknown): unknown {
-  if (error instanceof StorageUnavailableError || !isStorageUnavailable(error)) return error;
-  return new StorageUnavailableError(undefined, { cause: error });
+  if (error instanceof StorageUnavailableError) return error;
+  const reason = storageUnavailableReason(error);
+  if (reason === undefined) return error;
+  return new StorageUnavailableError(undefined, { cause: error, reason });
 }
 
 export function translateStorageError(error: unknown): never {

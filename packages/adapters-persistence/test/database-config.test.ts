@@ -8,6 +8,8 @@ describe('parseDatabaseUrl', () => {
       engine: 'sqlite',
       path: DEFAULT_PATH,
       busyTimeoutMs: DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
+      // The default database's directory is created on first use; a typed path's must exist.
+      createDirectory: true,
     });
   });
 

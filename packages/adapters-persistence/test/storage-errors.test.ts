@@ -1,4 +1,4 @@
-import { TypeOrmPlantRepository, isStorageUnavailable } from '@plantstore/adapters-persistence';
+import { TypeOrmPlantRepository, asStorageError, isStorageUnavailable } from '@plantstore/adapters-persistence';
 import { Plant, StorageUnavailableError } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { sqliteEngine, type TestStore } from './engines.js';
@@ -10,6 +10,26 @@ function plant(id: string): Plant {
 }
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T00:00:00.000Z') };
+
+describe('the reason an outage is given, for the operator', () => {
+  it.each([
+    ['SQLITE_FULL', 'database or disk is full', 'disk full'],
+    ['SQLITE_IOERR_WRITE', 'disk I/O error', 'disk failing'],
+    ['SQLITE_BUSY', 'database is locked', 'lock timeout'],
+    ['SQLITE_CANTOPEN', 'unable to open database file', 'database file unusable'],
+    ['53100', 'could not extend file: No space left on device', 'disk full'],
+    ['57014', 'canceling statement due to statement timeout', 'database timeout'],
+    ['57P01', 'terminating connection due to administrator command', 'database unreachable'],
+    ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432', 'database unreachable'],
+    [undefined, 'Connection terminated unexpectedly', 'database unreachable'],
+    [undefined, 'Query read timeout', 'database timeout'],
+  ])('%s (%s) is "%s"', (code, message, reason) => {
+    const driverError = Object.assign(new Error(message), code === undefined ? {} : { code });
+    const translated = asStorageError(Object.assign(new Error('INSERT INTO plant … failed'), { driverError }));
+    expect(translated).toBeInstanceOf(StorageUnavailableError);
+    expect((translated as StorageUnavailableError).reason).toBe(reason);
+  });
+});
 
 describe('isStorageUnavailable on error codes', () => {
   it.each([

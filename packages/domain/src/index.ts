@@ -7,7 +7,7 @@
 
 // Shared
 export { systemClock, type Clock } from './common/clock.js';
-export { DomainError, StorageUnavailableError } from './common/errors.js';
+export { DomainError, StorageUnavailableError, type StorageUnavailableReason } from './common/errors.js';
 export type { FieldViolation } from './common/field-violation.js';
 
 // Plants: rules

@@ -1,4 +1,4 @@
-import { PlantId, type FieldViolation } from '@plantstore/domain';
+import { Plant, PlantId, type FieldViolation } from '@plantstore/domain';
 
 const PLANT_ID_RANGE_MESSAGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 
@@ -141,4 +141,36 @@ describe('PlantId.fromBigInt and fromStored', () => {
     expect(accepted('1e2').equals(accepted('100'))).toBe(true);
     expect(accepted('100').equals(accepted('-100'))).toBe(false);
   });
+});
+
+describe('PlantId from plain JavaScript: a Number id only when it is a safe integer', () => {
+  const unsafe = {
+    field: 'id',
+    message:
+      'id is a JavaScript number that is not a safe integer, so its digits may already be lost: pass a string or bigint',
+  };
+  // What a caller without TypeScript can pass: the types say string or bigint, the language allows anything.
+  const untyped = (value: unknown) => value as string & bigint;
+
+  it.each([
+    // The literal 9007199254740993 is already this Number: the language rounds it on reading.
+    ['9007199254740993 (already rounded to ...992 by the language)', Number('9007199254740993')],
+    ['2 ** 60 (whose text would show digits the Number never had)', 2 ** 60],
+    ['1.5', 1.5],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+  ])('refuses %s at every entry, naming id: pass a string or bigint', (_name, value) => {
+    expect(PlantId.fromLiteral(untyped(value))).toEqual(unsafe);
+    expect(PlantId.fromBigInt(untyped(value))).toEqual(unsafe);
+    expect(Plant.parse({ id: untyped(value), name: 'Monstera' })).toEqual({ ok: false, violations: [unsafe] });
+    expect(() => PlantId.fromStored(untyped(value))).toThrow(RangeError);
+  });
+
+  it.each([0, 42, -7, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])(
+    'accepts the safe integer %d exactly',
+    (value) => {
+      const parsed = Plant.parse({ id: untyped(value), name: 'Monstera' });
+      expect(parsed.ok && parsed.plant.id.value).toBe(BigInt(value));
+    },
+  );
 });

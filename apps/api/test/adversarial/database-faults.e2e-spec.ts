@@ -72,6 +72,20 @@ describe('database faults: the SQLite file becomes unwritable while the server r
       }
       expect([200, 503]).toContain(unrelated[0].status);
       expect(unrelated[1].status).toBe(400);
+      // The operator's side: each 503's log line names the disk as its cause (the file size limit
+      // makes SQLite report SQLITE_FULL or SQLITE_IOERR_WRITE), and quotes no SQL.
+      const refused = () =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"status":503'));
+      // (Log lines are written asynchronously: wait for them, boundedly.)
+      for (let i = 0; i < 100 && refused().length < during.length; i++) await new Promise((r) => setTimeout(r, 20));
+      const refusedLines = refused();
+      expect(refusedLines.length).toBeGreaterThanOrEqual(during.length);
+      for (const line of refusedLines)
+        expect(['disk full', 'disk failing']).toContain((JSON.parse(line) as { cause?: string }).cause);
+      expect(refusedLines.join('\n')).not.toMatch(/INSERT|SELECT|plant_outbox/i);
     } finally {
       setFileSizeLimit(server.pid, 'unlimited');
     }
@@ -110,5 +124,14 @@ describe('database faults: the SQLite file becomes unwritable while the server r
     } finally {
       sqlite.close();
     }
+  });
+
+  it('wrote only JSON lines through both faults and the shutdown', () => {
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 });

@@ -351,13 +351,28 @@ describe('hostile HTTP clients', () => {
       await expectNormalCreateWorks();
     });
 
-    it('CONNECT: a 4xx Error body or a closed connection', async () => {
-      const result = await exchange(t.url, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n', {
+    it('CONNECT: 405/40501 with an empty Allow (no proxy here), then the connection closes', async () => {
+      const result = await exchange(t.url, 'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n', {
         deadlineMs: BOUND_MS,
       });
-      expectRefusedOrClosed(result, [40000, 40401, 40501]);
+      expect(result.ending).toBe('closed');
+      expect(result.responses.map((r) => [r.status, expectErrorContract(r), r.headers['allow']])).toEqual([
+        [405, 40501, ''],
+      ]);
       await expectNormalCreateWorks();
     });
+
+    it.each(['HTTP/2.0', 'HTTP/0.9'])(
+      'GET /healthz %s on an HTTP/1 connection: 505/50501, then the connection closes',
+      async (version) => {
+        const result = await exchange(t.url, `GET /healthz ${version}\r\nHost: 127.0.0.1\r\n\r\n`, {
+          deadlineMs: BOUND_MS,
+        });
+        expect(result.ending).toBe('closed');
+        expect(result.responses.map((r) => [r.status, expectErrorContract(r)])).toEqual([[505, 50501]]);
+        await expectNormalCreateWorks();
+      },
+    );
   });
 
   describe('client misbehaviour is not a server failure', () => {

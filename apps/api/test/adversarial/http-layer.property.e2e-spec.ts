@@ -230,6 +230,8 @@ describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, 
             .map((s): Auth => ({ header: `${s} ${writer}`, expect: 'authenticated' })),
         },
         { weight: 1, arbitrary: fc.constant<Auth>({ header: undefined, expect: 40101 }) },
+        // The scheme alone presents no credential (RFC 6750 §3.1).
+        { weight: 1, arbitrary: fc.constant<Auth>({ header: 'Bearer', expect: 40101 }) },
         {
           weight: 1,
           arbitrary: fc
@@ -249,7 +251,6 @@ describe.each(testEngines().map((engine): [string, TestEngine] => [engine.name, 
               `Bearer ${revoked}`,
               `Bearer ${writer}x`,
               `Bearer ${writer.slice(0, -1)}`,
-              'Bearer',
               `Bearer ${writer.toUpperCase()}`,
             )
             .map((h): Auth => ({ header: h, expect: 40102 })),

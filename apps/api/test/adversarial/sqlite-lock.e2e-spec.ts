@@ -100,6 +100,16 @@ describe('SQLite write lock held by another process', () => {
     expect(JSON.parse(create.body)).toMatchObject({ error: 50301 });
     expect(create.headers.get('retry-after')).toBe('1');
     expect(create.ms).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS - 200);
+    // The operator's side: the 503's log line names its cause, and quotes no SQL.
+    // (Log lines are written asynchronously: wait for the line, boundedly.)
+    const refusedLines = () =>
+      server!
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"status":503'));
+    for (let i = 0; i < 100 && refusedLines().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(refusedLines().map((line) => (JSON.parse(line) as { cause?: string }).cause)).toEqual(['lock timeout']);
+    expect(refusedLines().join('\n')).not.toMatch(/INSERT|SELECT|plant_outbox/i);
 
     await once(holder, 'exit');
     expect((await post(3)).status).toBe(200);

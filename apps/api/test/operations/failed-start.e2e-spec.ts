@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +32,9 @@ describe('a server that cannot start', () => {
     expect(run.status).toBe(1);
     expect(run.stdout.length).toBeGreaterThan(0);
     expect(run.stdout[0]).toMatchObject({ level: 'debug', context: 'NestFactory', service: 'plantstore' });
+    // Start-up progress only: no error line, no stack trace before the fatal line says why.
+    expect(run.stdout.filter((line) => line['level'] !== 'debug' && line['level'] !== 'info')).toEqual([]);
+    expect(JSON.stringify(run.stdout)).not.toMatch(/stack|ECONNREFUSED/);
     expect(run.stderr).toEqual([
       expect.objectContaining({
         level: 'fatal',
@@ -38,6 +42,35 @@ describe('a server that cannot start', () => {
       }),
     ]);
     expect(JSON.stringify(run)).not.toContain('s3cret');
+  });
+
+  it.each([
+    [
+      'HOST that does not resolve',
+      { HOST: 'not-a-host.invalid' },
+      /^invalid configuration: HOST must be an IP address or a host name that resolves \("not-a-host\.invalid": /,
+    ],
+    [
+      'TLS_CERT_FILE that does not exist',
+      { TLS_CERT_FILE: '/nope.pem', TLS_KEY_FILE: '/nope-key.pem' },
+      /^invalid configuration: TLS_CERT_FILE cannot be read: no such file \("\/nope\.pem"\)$/,
+    ],
+    [
+      'TLS_CERT_FILE that is no certificate',
+      { TLS_CERT_FILE: mainJs, TLS_KEY_FILE: mainJs },
+      /^invalid configuration: TLS_CERT_FILE must name a PEM certificate /,
+    ],
+    [
+      'DATABASE_URL in a directory that does not exist',
+      { DATABASE_URL: 'sqlite:/nonexistent-plantstore/dir/x.sqlite' },
+      /^invalid configuration: DATABASE_URL names a SQLite file in \/nonexistent-plantstore\/dir, which does not exist; create the directory first$/,
+    ],
+  ])('refuses a %s before anything starts: one fatal line naming it (exit 2)', (_name, env, message) => {
+    const run = failedStart(env);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr).toEqual([expect.objectContaining({ level: 'fatal', msg: expect.stringMatching(message) })]);
+    expect(existsSync('/nonexistent-plantstore')).toBe(false);
   });
 
   it('refuses an invalid configuration with one fatal JSON line on stderr (exit 2)', () => {

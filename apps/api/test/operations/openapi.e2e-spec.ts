@@ -64,6 +64,7 @@ describe('GET /openapi.json: the served contract', () => {
       '500',
       '501',
       '503',
+      '505',
     ]);
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see `document`
@@ -118,7 +119,7 @@ describe('GET /openapi.json: the served contract', () => {
   it('states the error-code table in its description', () => {
     for (const code of [
       40000, 40001, 40002, 40003, 40004, 40101, 40102, 40301, 40401, 40402, 40501, 40801, 40901, 41301, 41501, 42901,
-      43101, 50001, 50301,
+      43101, 50001, 50101, 50301, 50501,
     ]) {
       expect(document['info'].description).toContain(`| ${code} |`);
     }

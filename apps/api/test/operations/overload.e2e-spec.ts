@@ -34,7 +34,13 @@ describe('overload: 3,000 connections releasing 64 KiB creates together, SIGTERM
         '--shutdown-timeout-ms',
         String(SHUTDOWN_TIMEOUT_MS),
       ],
-      { encoding: 'utf8', timeout: 150_000, maxBuffer: 1 << 24 },
+      // One token sends the whole flood: let it hold all of MAX_REQUESTS_IN_FLIGHT, so the global bound is what is tested.
+      {
+        encoding: 'utf8',
+        timeout: 150_000,
+        maxBuffer: 1 << 24,
+        env: { ...process.env, MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: process.env['MAX_REQUESTS_IN_FLIGHT'] ?? '256' },
+      },
     );
     // The bench's stderr says why it failed, when it did.
     expect({ status: run.status, stderr: run.stderr.slice(-2_000) }).toEqual({ status: 0, stderr: '' });

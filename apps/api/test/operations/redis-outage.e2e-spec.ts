@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { postPlant } from '../support/plant-requests.js';
+import { createTokenWithCli, startServerProcess, type ServerProcess } from '../support/processes.js';
 import { startRedisProcess, type RedisProcess } from '../support/redis-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -86,4 +90,66 @@ describe('a frozen Redis behind the rate limits', () => {
     expect(Number(await redis.client.get(hitsKey))).toBe(counted + 1);
     expect(warnings(UNAVAILABLE)).toHaveLength(unavailableBefore + 1);
   });
+});
+
+/**
+ * A Redis that refuses connections (stopped, restarting): the client's reconnect attempts fail
+ * again and again. The built server, as an operator runs it: every line it writes is one JSON
+ * object, and the outage is one warning when it starts and one when it ends.
+ */
+describe('a Redis refusing connections behind the built server', () => {
+  let redis: RedisProcess | undefined;
+  let server: ServerProcess | undefined;
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plantstore-redis-refused-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Every line written so far, each parsed as one JSON object (JSON.parse throws on a stack frame). */
+  const lines = () =>
+    [server!.stdout(), server!.stderr()]
+      .join('\n')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { level: string; msg: string });
+  const said = (text: string) => lines().filter((line) => line.msg.includes(text));
+
+  it('writes only JSON lines while Redis refuses, one warning when it goes and one when it is back', async () => {
+    redis = await startRedisProcess();
+    if (redis === undefined) return;
+    const port = Number(new URL(redis.url).port);
+    const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
+    const { token } = await createTokenWithCli(databaseUrl, 'redis-refused', ['plants:write']);
+    server = await startServerProcess({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      RATE_LIMIT_PER_MINUTE: '1000',
+      LOG_LEVEL: 'info',
+    });
+
+    await redis.stop();
+    // Three seconds of refused reconnects (ioredis retries every few hundred ms), creates served meanwhile.
+    const until = Date.now() + 3_000;
+    for (let i = 0; Date.now() < until; i++) {
+      expect((await postPlant(server.url, token, `{"id": ${i}, "name": "during"}`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(said(UNAVAILABLE)).toHaveLength(1);
+    expect(said(UNAVAILABLE)[0]).toMatchObject({ level: 'warn' });
+
+    redis = await startRedisProcess(port);
+    for (let i = 0; i < 100 && said(RESUMED).length === 0; i++) {
+      await postPlant(server.url, token, `{"id": ${1000 + i}, "name": "after"}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(said(RESUMED)).toHaveLength(1);
+    expect(said(UNAVAILABLE)).toHaveLength(1);
+    expect(lines().some((line) => /ioredis|Unhandled/.test(JSON.stringify(line)))).toBe(false);
+  }, 60_000);
 });

@@ -140,6 +140,11 @@ describe('while draining', () => {
         expect(res.headers['retry-after']).toBe('1');
         expect(res.body).toEqual({ error: 50301, message: 'The server is shutting down; retry on another instance.' });
       }
+      // Each refusal's request line names why.
+      const refused = t.logs.lines
+        .map((line) => JSON.parse(line) as { msg: string; status?: number; cause?: string })
+        .filter((line) => line.msg === 'request completed' && line.status === 503);
+      expect(refused.map((line) => line.cause)).toEqual(['shutting down', 'shutting down', 'shutting down']);
     } finally {
       await t.close();
     }

@@ -108,6 +108,15 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
     expect(during.map((r) => [r.status, JSON.parse(r.text)])).toEqual(during.map(() => [503, UNAVAILABLE]));
     // An orchestrator sees it too, and takes the instance out of rotation.
     expect(await readiness()).toEqual([503, NOT_READY]);
+    // The operator sees why: every 503 line names the database as unreachable, in JSON lines only.
+    const lines = server!
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { status?: number; cause?: string });
+    const refused = lines.filter((line) => line.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(new Set(refused.map((line) => line.cause))).toEqual(new Set(['database unreachable']));
 
     await proxy.open();
     const recoveryMs = await untilServed(1, performance.now());

@@ -16,6 +16,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stderr so far (for failure messages). */
   stderr(): string;
+  /** Everything it wrote to stdout so far (its log lines). */
+  stdout(): string;
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -28,15 +30,18 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_JS], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const server: ServerProcess = {
     url: `http://127.0.0.1:${port}`,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     async stop(graceMs = 5_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

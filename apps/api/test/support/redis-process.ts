@@ -14,17 +14,17 @@ export interface RedisProcess {
 }
 
 /**
- * A Redis of the test's own, on a free loopback port, so it can be frozen without touching
+ * A Redis of the test's own, on a free loopback port (or `onPort`, to bring one back), so it can be frozen without touching
  * the machine's shared Redis. Undefined (with one printed line) when no redis-server binary
  * is installed outside CI; in CI its absence fails the suite.
  */
-export async function startRedisProcess(): Promise<RedisProcess | undefined> {
+export async function startRedisProcess(onPort?: number): Promise<RedisProcess | undefined> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     if (process.env['CI'] === 'true') throw new Error('redis-server is missing in CI');
     reportSkipped('Redis outage suite (a frozen Redis)', 'install redis-server (apt-get install redis-server)');
     return undefined;
   }
-  const port = await freePort();
+  const port = onPort ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

@@ -77,10 +77,21 @@ export const plantsImport: Command = {
       const started = performance.now();
       let bytesRead = 0;
       const lineCount = new LineCount();
-      const chunks = lineCount.ofBytes(counted(input.stream, (n) => (bytesRead += n)));
+      const interruption = onInterrupt();
+      // A stalled input (a pipe nobody writes to) must not outlast Ctrl-C: the read ends with it.
+      const chunks = lineCount.ofBytes(
+        untilAborted(
+          counted(
+            input.stream,
+            (n) => (bytesRead += n),
+            path,
+            () => lineCount.reading,
+          ),
+          interruption.signal,
+        ),
+      );
       const progress = new ImportProgress(process.stderr, input.size, () => bytesRead);
       const rejects = values.rejects === undefined ? undefined : new RejectsFile(values.rejects, renderSource);
-      const interruption = onInterrupt();
       let result: ImportResult;
       try {
         result = await store.importPlants(batchSize).execute<Source>(
@@ -145,11 +156,50 @@ function openInput(
   };
 }
 
-async function* counted(stream: AsyncIterable<Buffer | string>, add: (bytes: number) => void): AsyncGenerator<Buffer> {
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    add(bytes.length);
-    yield bytes;
+/**
+ * The input's chunks, counted. A read that fails (a disk error, a vanished network file) ends
+ * the import with the line it could not read: nothing past it is claimed, and no summary says
+ * the file was read to its end.
+ */
+async function* counted(
+  stream: AsyncIterable<Buffer | string>,
+  add: (bytes: number) => void,
+  path: string,
+  line: () => number,
+): AsyncGenerator<Buffer> {
+  const name = path === '-' ? 'stdin' : `'${path}'`;
+  try {
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      add(bytes.length);
+      yield bytes;
+    }
+  } catch (error) {
+    throw new Error(
+      `cannot read ${name} at line ${line()} (${(error as Error).message}); the whole batches before it are stored, ` +
+        'and running the same command again completes the import once the file can be read',
+      { cause: error },
+    );
+  }
+}
+
+/** The chunks of `source` until `signal` aborts, even while a read is pending. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const aborted = new Promise<IteratorResult<T>>((resolve) => {
+    const stop = () => resolve({ done: true, value: undefined });
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Not awaited: a read still pending would hold it; the caller destroys the stream.
+    void iterator.return?.();
   }
 }
 

@@ -6,6 +6,9 @@ import { formatTime, printLines } from '../output.js';
 // The servers' revocation bound (docs/tokens.md#revocation), told to operators so they know when it bites.
 const REVOCATION_BOUND_SECONDS = REVOCATION_BOUND_MS / 1000;
 
+// Token ids are UUIDs (randomUUID when issued); anything else is a typo, told before the database is opened.
+const TOKEN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const tokenRevoke: Command = {
   name: 'token revoke',
   usage: 'token revoke <id>',
@@ -23,6 +26,11 @@ export const tokenRevoke: Command = {
     const [id, ...extra] = positionals;
     if (id === undefined) throw new UsageError('the token id is missing', usageHint(this));
     if (extra.length > 0) throw new UsageError(`expected one token id, got ${positionals.length}`, usageHint(this));
+    if (!TOKEN_ID.test(id))
+      throw new UsageError(
+        `${JSON.stringify(id)} is not a token id (a UUID, as \`token list\` shows it)`,
+        usageHint(this),
+      );
 
     return async (store) => {
       // Read first, so a second revoke can say when the first one was. RevokeToken keeps the

@@ -7,6 +7,8 @@ export interface ByteLine {
   readonly number: number;
   /** The line's bytes, or undefined when it was longer than the limit (and was not kept). */
   readonly bytes: Buffer | undefined;
+  /** Whether it ended with CRLF rather than LF (or nothing, at the end of the input). */
+  readonly crlf: boolean;
 }
 
 /**
@@ -22,14 +24,16 @@ export async function* splitLines(chunks: AsyncIterable<Buffer>, maxLineBytes: n
   let number = 0;
   const finish = (tail: Buffer): ByteLine => {
     let bytes: Buffer | undefined;
+    let crlf = false;
     if (!oversized && pendingBytes + tail.length <= maxLineBytes) {
       bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
-      if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, bytes.length - 1);
+      crlf = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN;
+      if (crlf) bytes = bytes.subarray(0, bytes.length - 1);
     }
     pending = [];
     pendingBytes = 0;
     oversized = false;
-    return { number: ++number, bytes };
+    return { number: ++number, bytes, crlf };
   };
 
   for await (const chunk of chunks) {

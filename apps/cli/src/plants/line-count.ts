@@ -41,6 +41,11 @@ export class LineCount {
     return this.group[entries - this.entriesBeforeGroup - 1]?.line ?? this.read;
   }
 
+  /** The line being read now: the one after the last line break passed through. */
+  get reading(): number {
+    return this.newlines + 1;
+  }
+
   /** Every line read so far; once the input is read to its end, the lines of the whole input. */
   get read(): number {
     return this.newlines + (this.endsWithNewline ? 0 : 1);

@@ -8,15 +8,16 @@ import { Failures } from '../errors/failures.js';
 import { headerCount } from '../http/raw-headers.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { AuthenticationRefused, logRefusal } from './auth-failure.js';
+import { AuthenticationRefused, RefusalLog } from './auth-failure.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
-const BEARER_SCHEME = /^bearer(\s|$)/i;
+// The Bearer scheme with something after it: a credential was presented. `Bearer` alone presents none (RFC 6750 §3.1).
+const BEARER_CREDENTIAL = /^bearer\s+\S/i;
 
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
-  private readonly logger = new Logger(BearerAuthGuard.name);
+  private readonly refusals = new RefusalLog(new Logger(BearerAuthGuard.name));
 
   constructor(
     private readonly reflector: Reflector,
@@ -32,7 +33,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.metrics.authFailure('throttled');
-      logRefusal(this.logger, 'throttled', ip);
+      this.refusals.refused('throttled', ip);
       throw new ApiError(Failures.authFailuresThrottled(wait));
     }
     // Which of two credentials counts is not ours to guess; it is no token guess either (not throttled).
@@ -45,7 +46,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     } catch (error) {
       if (!(error instanceof AuthenticationRefused)) throw error;
       this.metrics.authFailure(error.reason);
-      logRefusal(this.logger, error.reason, ip);
+      this.refusals.refused(error.reason, ip);
       const blockedFor = await this.failedAuth.recordFailure(ip);
       if (blockedFor > 0) throw new ApiError(Failures.authFailuresThrottled(blockedFor));
       throw new ApiError(error.reason === 'missing' ? Failures.missingToken : Failures.invalidToken);
@@ -65,6 +66,8 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error) throw new Error('the bearer strategy failed with a value that is not an Error');
     // passport-http-bearer fails without a reason: tell "no bearer credentials" from "bad ones".
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
-    throw new AuthenticationRefused(typeof header === 'string' && BEARER_SCHEME.test(header) ? 'malformed' : 'missing');
+    throw new AuthenticationRefused(
+      typeof header === 'string' && BEARER_CREDENTIAL.test(header) ? 'malformed' : 'missing',
+    );
   }
 }

@@ -4,13 +4,13 @@ import type { Principal, Scope } from '@plantstore/domain';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { logRefusal } from './auth-failure.js';
+import { RefusalLog } from './auth-failure.js';
 import { REQUIRED_SCOPE } from './require-scope.decorator.js';
 
 /** Runs after BearerAuthGuard: the principal must hold the scope the route declares. */
 @Injectable()
 export class ScopeGuard implements CanActivate {
-  private readonly logger = new Logger(ScopeGuard.name);
+  private readonly refusals = new RefusalLog(new Logger(ScopeGuard.name));
 
   constructor(
     private readonly reflector: Reflector,
@@ -26,7 +26,7 @@ export class ScopeGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<{ user?: Principal; ip: string }>();
     if (request.user?.can(scope)) return true;
     this.metrics.authFailure('insufficient_scope');
-    logRefusal(this.logger, 'insufficient_scope', request.ip);
+    this.refusals.refused('insufficient_scope', request.ip);
     throw new ApiError(Failures.insufficientScope(scope));
   }
 }

@@ -20,6 +20,7 @@ export const ErrorCode = {
   Internal: 50001,
   TransferCodingNotImplemented: 50101,
   Unavailable: 50301,
+  HttpVersionNotSupported: 50501,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -48,7 +49,7 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   },
   {
     code: ErrorCode.MissingToken,
-    when: 'no bearer token in the `Authorization` header (absent, or another scheme)',
+    when: 'no bearer token in the `Authorization` header (absent, another scheme, or `Bearer` with nothing after it)',
   },
   { code: ErrorCode.InvalidToken, when: 'token malformed, unknown, expired or revoked' },
   {
@@ -57,7 +58,10 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   },
   { code: ErrorCode.RouteNotFound, when: 'no such route' },
   { code: ErrorCode.PlantNotFound, when: 'no plant with that id (`GET /plants/{id}`): "There is no plant with id N."' },
-  { code: ErrorCode.MethodNotAllowed, when: 'the path exists, the method does not (`Allow` lists the methods)' },
+  {
+    code: ErrorCode.MethodNotAllowed,
+    when: 'the path exists, the method does not (`Allow` lists the methods); `CONNECT` (no proxy here: `Allow` is empty, the connection closes)',
+  },
   { code: ErrorCode.RequestTimeout, when: 'the request did not fully arrive in time' },
   { code: ErrorCode.PlantConflict, when: 'the id exists with a different name or tag' },
   { code: ErrorCode.PayloadTooLarge, when: 'body larger than the limit (declared or streamed)' },
@@ -65,7 +69,10 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
     code: ErrorCode.UnsupportedMediaType,
     when: '`Content-Type` missing, not JSON, or with a charset other than UTF-8; a body with a `Content-Encoding` (gzip, br…): send it uncompressed',
   },
-  { code: ErrorCode.RateLimited, when: 'rate limit exceeded; `Retry-After` says when to try again' },
+  {
+    code: ErrorCode.RateLimited,
+    when: 'rate limit exceeded, or this client already holds its share of the requests in progress; `Retry-After` says when to try again',
+  },
   { code: ErrorCode.HeadersTooLarge, when: 'request headers too large' },
   { code: ErrorCode.Internal, when: 'unexpected internal failure (details only in the server log)' },
   {
@@ -75,6 +82,10 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   {
     code: ErrorCode.Unavailable,
     when: 'database unavailable (`Retry-After: 1`), or the server is shutting down',
+  },
+  {
+    code: ErrorCode.HttpVersionNotSupported,
+    when: 'an HTTP version other than 1.x in the request line (`HTTP/2.0` as text, `HTTP/0.9`); the connection closes',
   },
 ];
 

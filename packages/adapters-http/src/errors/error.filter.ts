@@ -2,6 +2,7 @@ import { Catch, Logger, NotFoundException, type ArgumentsHost, type ExceptionFil
 import { StorageUnavailableError } from '@plantstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteTemplates } from '../http/route-templates.js';
+import { logCause } from '../observability/log-cause.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { sendError } from './error-reply.js';
 import { Failures, type Failure } from './failures.js';
@@ -24,7 +25,10 @@ export class ErrorFilter implements ExceptionFilter {
     const notAllowed = this.methodNotAllowed(exception, request);
     const { failure, unexpected } =
       notAllowed === undefined ? toErrorResponse(exception) : { failure: notAllowed, unexpected: false };
-    if (exception instanceof StorageUnavailableError) this.metrics.databaseUnavailable();
+    if (exception instanceof StorageUnavailableError) {
+      this.metrics.databaseUnavailable();
+      logCause(request, exception.reason ?? 'database unavailable');
+    }
     if (unexpected) {
       this.metrics.internalError();
       this.logger.error(

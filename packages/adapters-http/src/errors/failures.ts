@@ -61,6 +61,12 @@ export const Failures = {
     message: `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
     headers: { allow: allowed.join(', ') },
   }),
+  // RFC 9110 §9.3.6: CONNECT asks for a tunnel, which only a proxy opens; no method is allowed on its target.
+  connectNotAllowed: {
+    code: ErrorCode.MethodNotAllowed,
+    message: 'CONNECT is not allowed: this server is not a proxy. The API serves POST /plants.',
+    headers: { allow: '' },
+  },
   requestTimeout: { code: ErrorCode.RequestTimeout, message: 'The request took too long to arrive; send it again.' },
   payloadTooLarge: { code: ErrorCode.PayloadTooLarge, message: 'The request body is larger than the limit.' },
   bodyOverLimit: (limitBytes: number): Failure => ({
@@ -99,6 +105,11 @@ export const Failures = {
     code: ErrorCode.Internal,
     message: 'An unexpected error occurred; it has been logged. Retry later or contact the operator.',
   },
+  // RFC 9110 §15.6.6: an HTTP/1.x server refuses a major version it does not speak.
+  httpVersionNotSupported: {
+    code: ErrorCode.HttpVersionNotSupported,
+    message: 'This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.',
+  },
   storeUnavailable: {
     code: ErrorCode.Unavailable,
     message: 'The plant store is temporarily unavailable; retry shortly.',
@@ -111,6 +122,11 @@ export const Failures = {
   busy: {
     code: ErrorCode.Unavailable,
     message: `The server is busy; retry after ${RETRY_AFTER_HEADER}.`,
+    headers: { 'retry-after': '1' },
+  },
+  overClientShare: {
+    code: ErrorCode.RateLimited,
+    message: `This client already has its share of the requests in progress; finish those, or retry after ${RETRY_AFTER_HEADER}.`,
     headers: { 'retry-after': '1' },
   },
   shuttingDown: {

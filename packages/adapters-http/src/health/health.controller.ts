@@ -1,7 +1,9 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Req, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
+import { logCause } from '../observability/log-cause.js';
 import { ApiFailures, TRANSPORT_FAILURES } from '../openapi/api-responses.js';
 import { HealthSchema, ReadinessSchema } from '../openapi/api-schemas.js';
 import { OPERATIONS_TAG } from '../openapi/openapi-document.js';
@@ -46,8 +48,11 @@ export class HealthController {
   })
   // Documented here: Terminus' own documentation states a 503 body the error filter replaces.
   @HealthCheck({ swaggerDocumentation: false })
-  ready() {
-    if (this.lifecycle.isDraining) throw new ServiceUnavailableException('shutting down');
+  ready(@Req() request: FastifyRequest) {
+    if (this.lifecycle.isDraining) {
+      logCause(request, 'shutting down');
+      throw new ServiceUnavailableException('shutting down');
+    }
     return this.health.check([
       async () => {
         const session = this.indicators.check('database');
@@ -55,6 +60,7 @@ export class HealthController {
           await this.database.ping();
           return session.up();
         } catch {
+          logCause(request, 'database unreachable');
           return session.down('unreachable');
         }
       },

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorReply } from '../errors/error-reply.js';
-import { Failures } from '../errors/failures.js';
+import { Failures, type Failure } from '../errors/failures.js';
 
 /**
  * Requests the HTTP parser rejects never reach Fastify or Nest; they still get the Error
@@ -24,8 +24,23 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 function answer(socket: Socket, error: Error & { code?: string }): void {
   // A response that ended the connection (the client asked for close) leaves nothing to answer.
-  if (socket.writable) socket.end(rawErrorResponse(error));
+  if (socket.writable) socket.end(rawErrorResponse(failureOf(error)));
   else socket.destroy();
+}
+
+/**
+ * A CONNECT request (a tunnel, which only a proxy opens) never reaches Fastify: Node hands it
+ * to the server's `connect` listeners, and closes the socket without a word when there is
+ * none. It gets 405/40501 and the connection closes (whatever follows would be tunnel bytes).
+ */
+export function refuseConnect(_request: unknown, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Node has stopped reading for the tunnel; resume so the close is not held by unread bytes.
+  socket.resume();
+  socket.end(rawErrorResponse(Failures.connectNotAllowed));
 }
 
 /**
@@ -52,13 +67,15 @@ async function afterPendingResponses(socket: Socket): Promise<void> {
   }
 }
 
-function rawErrorResponse(error: Error & { code?: string }): string {
-  const failure =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? Failures.headersTooLarge
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? Failures.requestTimeout
-        : Failures.malformedRequest;
+function failureOf(error: Error & { code?: string }): Failure {
+  return error.code === 'HPE_HEADER_OVERFLOW'
+    ? Failures.headersTooLarge
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? Failures.requestTimeout
+      : Failures.malformedRequest;
+}
+
+function rawErrorResponse(failure: Failure): string {
   const { status, headers, payload } = errorReply(failure, { closeConnection: true });
   const head = {
     'content-type': headers['content-type'],

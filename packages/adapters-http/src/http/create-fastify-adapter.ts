@@ -5,7 +5,7 @@ import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../observability/request-id.js';
 import { routeEmptyPlantId } from '../plants/empty-plant-id.js';
-import { clientErrorHandler } from './client-error-handler.js';
+import { clientErrorHandler, refuseConnect } from './client-error-handler.js';
 
 export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
@@ -62,8 +62,12 @@ export function createFastifyAdapter(
   const fastify = adapter.getInstance();
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
   fastify.server.maxConnections = timeouts.maxConnections;
-  // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
+  fastify.server.on('connect', refuseConnect);
   fastify.addHook('onRequest', (request, reply, done) => {
+    // Node's parser also reads `HTTP/2.0` (and 0.9) request lines: a version this server does not speak is refused.
+    if (request.raw.httpVersionMajor !== 1)
+      return sendError(reply, Failures.httpVersionNotSupported, { closeConnection: true });
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
     if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();
     sendError(reply, Failures.missingHost, { closeConnection: true });
   });

@@ -45,6 +45,11 @@ export class RedisLimiterStorage implements LimiterStorage {
     private readonly options: RedisLimiterOptions,
   ) {
     this.prefix = options.prefix ?? 'plantstore:limit:';
+    // The connection's own events: without an `error` listener ioredis prints every failed
+    // reconnect as a stack trace on stderr (dozens of non-JSON lines a minute). A lost
+    // connection is a change of state like a failed call; a ready one ends the outage.
+    redis.on('error', (error: Error) => this.markUnavailable(error));
+    redis.on('ready', () => this.markAvailable());
   }
 
   get status(): LimiterStatus {
@@ -68,21 +73,26 @@ export class RedisLimiterStorage implements LimiterStorage {
         limit,
         blockMs,
       )) as [number, number];
-      if (!this.available) {
-        this.available = true;
-        this.logger.warn('rate-limit counters reachable again: limiting resumed');
-      }
+      this.markAvailable();
       return { hits, blockedForSeconds: blockTtlMs > 0 ? Math.ceil(blockTtlMs / 1000) : 0 };
     } catch (error) {
       this.failures++;
-      if (this.available) {
-        this.available = false;
-        this.nextProbeAt = Date.now() + this.options.retryIntervalMs;
-        this.logger.warn(
-          `rate-limit counters unavailable, not limiting until Redis answers again: ${(error as Error).message}`,
-        );
-      }
+      this.markUnavailable(error as Error);
       return NOT_COUNTED;
     }
+  }
+
+  /** One warning per change of state, whichever noticed it first: a call or the connection. */
+  private markUnavailable(error: Error): void {
+    if (!this.available) return;
+    this.available = false;
+    this.nextProbeAt = Date.now() + this.options.retryIntervalMs;
+    this.logger.warn(`rate-limit counters unavailable, not limiting until Redis answers again: ${error.message}`);
+  }
+
+  private markAvailable(): void {
+    if (this.available) return;
+    this.available = true;
+    this.logger.warn('rate-limit counters reachable again: limiting resumed');
   }
 }

@@ -55,7 +55,7 @@ export function createHttpLogging(logger: Logger): HttpLogging {
     // Fastify adapter: lines of a request would then lose their reqId.
     forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
   };
-  return { pino: logger, params, nestLogger: new QuietBootstrapLogger(new NestPinoRequestLogger(params), params) };
+  return { pino: logger, params, nestLogger: new QuietNestLogger(new NestPinoRequestLogger(params), params) };
 }
 
 /**
@@ -71,11 +71,22 @@ const NEST_BOOTSTRAP_CONTEXTS: ReadonlySet<string> = new Set([
   'NestApplication',
 ]);
 
-/** The Nest logger with Nest's start-up lines at debug instead of info. */
-class QuietBootstrapLogger extends NestPinoLogger {
+/**
+ * Nest's logger, quieter in two ways. Its start-up lines go to debug instead of info. And when
+ * a module fails to initialise, Nest's ExceptionHandler logs the error with its stack, then
+ * (abortOnError: false) rethrows it to the caller, whose one fatal line says why the start
+ * failed: two lines for one failure, one of them a stack trace, is what an operator should not
+ * have to read past, so the first is dropped.
+ */
+class QuietNestLogger extends NestPinoLogger {
   override log(message: unknown, ...optionalParams: unknown[]): void {
     const context = optionalParams.at(-1);
     if (typeof context === 'string' && NEST_BOOTSTRAP_CONTEXTS.has(context)) this.debug(message, ...optionalParams);
     else super.log(message, ...optionalParams);
+  }
+
+  override error(message: unknown, ...optionalParams: unknown[]): void {
+    if (optionalParams.at(-1) === 'ExceptionHandler') return;
+    super.error(message, ...optionalParams);
   }
 }

@@ -41,6 +41,12 @@ export class PlantStoreMetrics {
     registers: [this.registry],
   });
 
+  private readonly overClientShare = new Counter({
+    name: 'plantstore_requests_over_client_share_total',
+    help: 'Requests refused at once (429) because their client already had MAX_REQUESTS_IN_FLIGHT_PER_CLIENT in progress.',
+    registers: [this.registry],
+  });
+
   private readonly internalErrors = new Counter({
     name: 'plantstore_internal_errors_total',
     help: 'Requests that failed unexpectedly (500).',
@@ -151,6 +157,10 @@ export class PlantStoreMetrics {
 
   requestShed(): void {
     this.shedRequests.inc();
+  }
+
+  requestOverClientShare(): void {
+    this.overClientShare.inc();
   }
 
   internalError(): void {

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import { logCause } from './log-cause.js';
+import { LogSampler } from './log-sampler.js';
 import type { PinoLogger } from './pino-logger.js';
 import type { PlantStoreMetrics } from './plant-store-metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -17,6 +19,7 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
+    logCause(request, 'shutting down');
     sendError(reply, Failures.shuttingDown, { closeConnection: true });
   });
   // While draining, every response closes its connection: an idle keep-alive connection would
@@ -25,6 +28,8 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
     if (lifecycle.isDraining) void reply.header('connection', 'close');
     done(null, payload);
   });
+  // A client refused by a limit (429) chooses how often that happens: its lines are sampled.
+  const throttledLines = new LogSampler();
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
@@ -32,6 +37,8 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
     // Below LOG_LEVEL the line is dropped anyway: skip building it (and testing the route) for every request.
     // request.log is a child of the pino logger given to Fastify (createFastifyAdapter).
     if (!(request.log as PinoLogger).isLevelEnabled(level)) return done();
+    const unlogged = reply.statusCode === 429 ? throttledLines.take() : 0;
+    if (unlogged === undefined) return done();
     request.log[level](
       {
         method: request.method,
@@ -41,6 +48,7 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
         ...(route !== 'unmatched' && !/[:*]/.test(route) ? { path: request.url.split('?', 1)[0] } : {}),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
+        ...(unlogged > 0 ? { unlogged } : {}),
       },
       'request completed',
     );

@@ -100,12 +100,16 @@ const FAILURES = {
     example: Failures.storeUnavailable,
     headers: RETRY_AFTER,
   },
+  505: {
+    description: 'An HTTP version other than 1.x in the request line (50501).',
+    example: Failures.httpVersionNotSupported,
+  },
 } as const satisfies Record<number, DocumentedFailure>;
 
 export type FailureStatus = keyof typeof FAILURES;
 
-/** What any route can answer, whatever it does: a request without Host, too slow or with headers too large, or one arriving while the server drains. */
-export const TRANSPORT_FAILURES = [400, 408, 431, 503] as const satisfies readonly FailureStatus[];
+/** What any route can answer, whatever it does: a request without Host, too slow or with headers too large, of an HTTP version not spoken, or one arriving while the server drains. */
+export const TRANSPORT_FAILURES = [400, 408, 431, 503, 505] as const satisfies readonly FailureStatus[];
 
 /** Documents each status with the Error schema, its headers and an example body. */
 export function ApiFailures(...statuses: FailureStatus[]): MethodDecorator & ClassDecorator {

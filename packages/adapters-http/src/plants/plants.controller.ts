@@ -77,7 +77,7 @@ export class PlantsController {
     type: PlantSchema,
     example: { name: 'Monstera deliciosa', tag: 'tropical' },
   })
-  @ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503)
+  @ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503, 505)
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
     const result = await this.countedCreate(plant, principal);
     return toPlantResponse(result.plant);

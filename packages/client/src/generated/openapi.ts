@@ -717,6 +717,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPlant: {
@@ -1006,6 +1021,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readiness: {
@@ -1107,6 +1137,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     openApiDocument: {
@@ -1201,6 +1246,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     docsPage: {
@@ -1287,6 +1347,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     metrics: {
@@ -1368,6 +1443,21 @@ export interface operations {
                      * @example {
                      *       "error": 50301,
                      *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An HTTP version other than 1.x in the request line (50501). */
+            505: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50501,
+                     *       "message": "This server speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -9,12 +9,33 @@ export abstract class DomainError extends Error {
 }
 
 /**
+ * Why a store is unavailable, for the operator: a fixed phrase that names the fault, never the
+ * driver's own text (which may quote SQL, a path or a connection string).
+ */
+export type StorageUnavailableReason =
+  | 'disk full'
+  | 'disk failing'
+  | 'lock timeout'
+  | 'database timeout'
+  | 'database unreachable'
+  | 'database closed'
+  | 'database file unusable';
+
+/**
  * A port could not reach its backing store; retrying later may succeed. Port implementations
- * throw it (with the driver's error as `cause`) and the use cases let it through unchanged.
+ * throw it (with the driver's error as `cause`, and the `reason` they recognised) and the use
+ * cases let it through unchanged.
  */
 export class StorageUnavailableError extends DomainError {
   readonly code = 'STORAGE_UNAVAILABLE';
-  constructor(message = 'the plant store is temporarily unavailable', options?: { cause?: unknown }) {
+  /** Undefined when the port could not tell. */
+  readonly reason: StorageUnavailableReason | undefined;
+
+  constructor(
+    message = 'the plant store is temporarily unavailable',
+    options?: { cause?: unknown; reason?: StorageUnavailableReason | undefined },
+  ) {
     super(message, options);
+    this.reason = options?.reason;
   }
 }

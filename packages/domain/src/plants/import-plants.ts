@@ -93,6 +93,9 @@ export class ImportPlants {
         if (signal?.aborted) return { ...totals, interrupted: true };
       }
     }
+    // The input may also end because the signal stopped its reading (a stalled pipe): the
+    // lines after the last whole batch are then left unwritten, as above.
+    if (signal?.aborted) return { ...totals, interrupted: true };
     if (batch.length > 0) await this.commit(batch, totals, listener);
     return { ...totals, interrupted: false };
   }

@@ -7,6 +7,8 @@ const JSON_NUMBER = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
 const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
 
 export const PLANT_ID_RANGE_MESSAGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
+export const PLANT_ID_UNSAFE_NUMBER_MESSAGE =
+  'id is a JavaScript number that is not a safe integer, so its digits may already be lost: pass a string or bigint';
 
 /**
  * The client-chosen identity of a plant: an exact signed 64-bit integer. Two PlantId objects
@@ -20,6 +22,8 @@ export class PlantId {
   private constructor(readonly value: bigint) {}
 
   static fromBigInt(value: bigint): PlantId | FieldViolation {
+    // Plain JavaScript callers are not held to the type: a Number arrives here too.
+    if (typeof value !== 'bigint') return fromUntypedValue(value);
     if (value < INT64_MIN || value > INT64_MAX) return { field: 'id', message: PLANT_ID_RANGE_MESSAGE };
     return new PlantId(value);
   }
@@ -30,6 +34,7 @@ export class PlantId {
    * refused without building a billion-digit number.
    */
   static fromLiteral(literal: string): PlantId | FieldViolation {
+    if (typeof literal !== 'string') return fromUntypedValue(literal);
     const value = integerValueOf(literal);
     return value === undefined ? { field: 'id', message: PLANT_ID_RANGE_MESSAGE } : PlantId.fromBigInt(value);
   }
@@ -49,7 +54,7 @@ export class PlantId {
 
   /** Trusted input from storage: the decimal text the adapter read back. */
   static fromStored(decimal: string | bigint): PlantId {
-    const id = PlantId.fromBigInt(BigInt(decimal));
+    const id = typeof decimal === 'string' ? PlantId.fromLiteral(decimal) : PlantId.fromBigInt(decimal);
     if (!(id instanceof PlantId)) throw new RangeError(`stored plant id ${decimal} is outside int64`);
     return id;
   }
@@ -72,6 +77,19 @@ export class PlantId {
 /** The rule of `fromCanonical`, worded for the parameter that broke it. */
 export function canonicalIdMessage(field: string): string {
   return `${field} must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces)`;
+}
+
+/**
+ * An id from a caller the types did not hold (plain JavaScript): a Number is taken only when it
+ * is a safe integer, for past 2^53 it is already rounded (9007199254740993 arrives as …992) and
+ * its decimal text shows digits it never had (2 ** 60 prints as 1152921504606847000).
+ */
+function fromUntypedValue(value: unknown): PlantId | FieldViolation {
+  if (typeof value === 'bigint') return PlantId.fromBigInt(value);
+  if (typeof value === 'string') return PlantId.fromLiteral(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return PlantId.fromBigInt(BigInt(value));
+  if (typeof value === 'number') return { field: 'id', message: PLANT_ID_UNSAFE_NUMBER_MESSAGE };
+  return { field: 'id', message: PLANT_ID_RANGE_MESSAGE };
 }
 
 /** The integer a JSON number literal denotes, or undefined when it is a fraction or exceeds int64 digits. */

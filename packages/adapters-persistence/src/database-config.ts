@@ -75,9 +75,12 @@ export function databaseConfigFor(
   repositoryRoot: string,
   tuning: DatabaseTuning = {},
 ): DatabaseConfig {
-  const config = parseDatabaseUrl(url, resolve(repositoryRoot, DEFAULT_SQLITE_FILE), tuning);
-  if (config.engine === 'sqlite' && config.path !== ':memory:') return { ...config, path: resolve(config.path) };
-  return config;
+  const defaultPath = resolve(repositoryRoot, DEFAULT_SQLITE_FILE);
+  const config = parseDatabaseUrl(url, defaultPath, tuning);
+  if (config.engine !== 'sqlite' || config.path === ':memory:') return config;
+  const path = resolve(config.path);
+  // The default file named explicitly is still the default: its data/ directory may be made.
+  return path === defaultPath ? { ...config, path, createDirectory: true } : { ...config, path };
 }
 
 /**

@@ -34,10 +34,14 @@ RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm run build
 # Production dependencies only, each app with its own node_modules (workspace packages
-# copied in). Of better-sqlite3 only this platform's shipped binary is run: the other
-# platforms' binaries, the C++ sources and the SQLite amalgamation stay in this stage.
+# copied in). The image's Node runs them: the project's own Node (the root's optional
+# node-<platform> packages, which deploy copies too) stays here. Of better-sqlite3 only this
+# platform's shipped binary is run: the other platforms' binaries, the C++ sources and the
+# SQLite amalgamation stay in this stage.
 RUN pnpm --filter @plantstore/api deploy --legacy --prod /prod/api \
  && pnpm --filter @plantstore/cli deploy --legacy --prod /prod/cli \
+ && rm -rf /prod/*/node_modules/.pnpm/node-linux-* /prod/*/node_modules/.pnpm/node-darwin-* \
+      /prod/*/node_modules/.pnpm/node-bin-* /prod/*/node_modules/.bin/node \
  && for sqlite in /prod/*/node_modules/.pnpm/better-sqlite3@*/node_modules/better-sqlite3; do \
       rm -rf "$sqlite/deps" "$sqlite/src" "$sqlite/binding.gyp"; \
       find "$sqlite/prebuilds" -type f ! -name "linux-$(node -p process.arch).node" -delete; \

@@ -502,6 +502,20 @@ function describeMachine(environment) {
       ? `project: PlantCreated relay on, publishing to ${NATS_URL} (BENCH_NATS_URL)`
       : 'project: PlantCreated relay off (events stay in the outbox; set BENCH_NATS_URL to publish them)',
   );
+  if (COMPARE_ROOT)
+    environment.lines.push(`project before: ${describeCheckout(COMPARE_ROOT)}, on node ${nodeVersion(COMPARE_NODE)}`);
+}
+
+/** The commit a checkout is at (and whether it has changes), so a before/after report says what "before" was. */
+function describeCheckout(root) {
+  const git = (...args) => spawnSync('git', ['-C', root, ...args], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git('rev-parse', '--short', 'HEAD');
+  if (commit === '') return root;
+  return `${root} at ${commit}${git('status', '--porcelain') === '' ? '' : ' with uncommitted changes'}`;
+}
+
+function nodeVersion(node) {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() || node;
 }
 
 const loadAverage = () =>

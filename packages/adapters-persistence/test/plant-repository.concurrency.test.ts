@@ -2,11 +2,11 @@ import { DEFAULT_MAX_BATCH, TypeOrmPlantRepository } from '@plantstore/adapters-
 import { CreatePlant, Plant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from './engines.js';
-import { fixedClock } from './support/fixed-clock.js';
 import { clearStore, plantRows } from './support/rows.js';
 import { useFreshStore } from './support/use-store.js';
+import { FixedClock } from '@plantstore/domain/testing';
 
-const clock = fixedClock('2025-06-01T12:00:00.000Z');
+const clock = new FixedClock('2025-06-01T12:00:00.000Z');
 
 /** CreatePlant over a fresh repository, taking inputs as the HTTP adapter does: parsed first. */
 function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH) {

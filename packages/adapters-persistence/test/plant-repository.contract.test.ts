@@ -1,8 +1,12 @@
 import { TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, PlantConflictError, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
-import { plantBatchRepositoryContract, plantReaderContract, plantRepositoryContract } from '@plantstore/domain/testing';
+import {
+  FixedClock,
+  plantBatchRepositoryContract,
+  plantReaderContract,
+  plantRepositoryContract,
+} from '@plantstore/domain/testing';
 import { testEngines } from './engines.js';
-import { fixedClock } from './support/fixed-clock.js';
 import { clearStore, plantRows, provenanceRows } from './support/rows.js';
 import { useFreshStore } from './support/use-store.js';
 
@@ -36,7 +40,7 @@ describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
-    const useCase = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), fixedClock(NOW));
+    const useCase = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), new FixedClock(NOW));
     // Inputs parsed first, as the HTTP adapter and the CLI do.
     createPlant = {
       execute: async ({ plant, createdByTokenId }) => useCase.execute({ plant: parsed(plant), createdByTokenId }),

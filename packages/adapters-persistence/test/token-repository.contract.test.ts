@@ -1,8 +1,7 @@
 import { TypeOrmTokenRepository, nodeTokenSecrets } from '@plantstore/adapters-persistence';
 import { AuthenticateToken, IssueToken, RevokeToken } from '@plantstore/domain';
-import { tokenRepositoryContract } from '@plantstore/domain/testing';
+import { FixedClock, tokenRepositoryContract } from '@plantstore/domain/testing';
 import { testEngines } from './engines.js';
-import { fixedClock } from './support/fixed-clock.js';
 import { clearStore } from './support/rows.js';
 import { useFreshStore } from './support/use-store.js';
 
@@ -27,7 +26,7 @@ describe.each(testEngines())('TypeOrmTokenRepository on $name', (engine) => {
   });
 
   it('issues, authenticates and revokes a real token through the store', async () => {
-    const clock = fixedClock('2025-06-01T12:00:00.000Z');
+    const clock = new FixedClock('2025-06-01T12:00:00.000Z');
     const issue = new IssueToken(tokens, nodeTokenSecrets, clock);
     const authenticate = new AuthenticateToken(tokens, nodeTokenSecrets, clock);
     const { plaintext, token } = await issue.execute({ name: 'ci', scopes: ['plants:read'] });

@@ -8,7 +8,7 @@ import { installLoadShedding } from './http/load-shedding.js';
 import { RouteTemplates } from './http/route-templates.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
-import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
+import { HTTP_OPTIONS, type HttpOptions } from './di-tokens.js';
 
 /** HTTP behaviour that lives on the app rather than in a module; one place for main and tests. */
 export function configureHttp(app: NestFastifyApplication): void {

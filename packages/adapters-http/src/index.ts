@@ -12,4 +12,4 @@ export type * from './observability/outbox-status.js';
 export * from './observability/pino-logger.js';
 export { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 export * from './plant-store-http.module.js';
-export * from './tokens.js';
+export * from './di-tokens.js';

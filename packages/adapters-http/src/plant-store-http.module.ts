@@ -20,7 +20,7 @@ import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.contr
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
 import { PlantIdPipe } from './plants/plant-id.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
-import { HTTP_OPTIONS, type HttpOptions } from './tokens.js';
+import { HTTP_OPTIONS, type HttpOptions } from './di-tokens.js';
 
 export interface PlantStoreHttpModuleOptions {
   /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */

@@ -7,7 +7,7 @@ import { logCause } from '../observability/log-cause.js';
 import { ApiFailures, TRANSPORT_FAILURES } from '../openapi/api-responses.js';
 import { HealthSchema, ReadinessSchema } from '../openapi/api-schemas.js';
 import { OPERATIONS_TAG } from '../openapi/openapi-document.js';
-import { READINESS_PROBE, type ReadinessProbe } from '../tokens.js';
+import { READINESS_PROBE, type ReadinessProbe } from '../di-tokens.js';
 import { Lifecycle } from './lifecycle.js';
 
 /** Liveness and readiness for orchestrators; no token needed. */

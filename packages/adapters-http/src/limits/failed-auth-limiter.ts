@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { HTTP_OPTIONS, type HttpOptions } from '../tokens.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../di-tokens.js';
 import { LIMITER_STORAGE, type LimiterStorage } from './limiter-storage.js';
 
 const WINDOW_MS = 60_000;

@@ -26,7 +26,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { CREATE_PLANT, GET_PLANT, LIST_PLANTS } from '../tokens.js';
+import { CREATE_PLANT, GET_PLANT, LIST_PLANTS } from '../di-tokens.js';
 import { ApiFailures, ApiReadFailures } from '../openapi/api-responses.js';
 import { NewPlantSchema, PlantListItemSchema, PlantSchema } from '../openapi/api-schemas.js';
 import { PLANTS_TAG } from '../openapi/openapi-document.js';

@@ -23,7 +23,7 @@ import { PlantsController } from './plants/plants.controller.js';
 import { HTTP_OPTIONS, type HttpOptions } from './di-tokens.js';
 
 export interface PlantStoreHttpModuleOptions {
-  /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (tokens.ts). */
+  /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (di-tokens.ts). */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
   /** The process's logger (createHttpLogging), made before Nest so that start-up lines are JSON too. */
   readonly logging: HttpLogging;

@@ -9,10 +9,8 @@ import { headerCount } from '../http/raw-headers.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
 import { AuthenticationRefused, RefusalLog } from './auth-failure.js';
+import { readBearerCredentials } from './bearer-credentials.js';
 import { IS_PUBLIC } from './public.decorator.js';
-
-// The Bearer scheme with something after it: a credential was presented. `Bearer` alone presents none (RFC 6750 §3.1).
-const BEARER_CREDENTIAL = /^bearer\s+\S/i;
 
 /** Global: every route needs a valid bearer token unless marked @Public(). */
 @Injectable()
@@ -66,8 +64,6 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error) throw new Error('the bearer strategy failed with a value that is not an Error');
     // passport-http-bearer fails without a reason: tell "no bearer credentials" from "bad ones".
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
-    throw new AuthenticationRefused(
-      typeof header === 'string' && BEARER_CREDENTIAL.test(header) ? 'malformed' : 'missing',
-    );
+    throw new AuthenticationRefused(readBearerCredentials(header).presented ? 'malformed' : 'missing');
   }
 }

@@ -4,13 +4,18 @@ import type { AuthenticateToken, Principal } from '@plantstore/domain';
 import { Strategy } from 'passport-http-bearer';
 import { AUTHENTICATE_TOKEN } from '../di-tokens.js';
 import { AuthenticationRefused } from './auth-failure.js';
+import { readBearerCredentials } from './bearer-credentials.js';
 
-const BEARER_CREDENTIALS = /^(bearer)[ \t]+(\S+)[ \t]*$/i;
-
-function singleSpaced(header: unknown): unknown {
-  if (typeof header !== 'string') return header;
-  const match = BEARER_CREDENTIALS.exec(header);
-  return match ? `${match[1]} ${match[2]}` : header;
+/**
+ * The header as passport-http-bearer is given it: the credentials read once here, in the one
+ * form it parses (scheme, one space, token), or nothing when none was presented. Its API reads
+ * the header itself, so it still splits this string; it never sees the header as sent.
+ */
+function forPassport(header: unknown): string | undefined {
+  const credentials = readBearerCredentials(header);
+  if (!credentials.presented) return undefined;
+  // Malformed (`Bearer a b`): handed as sent, which passport refuses, and the guard says why.
+  return credentials.token === undefined ? (header as string) : `Bearer ${credentials.token}`;
 }
 
 @Injectable()
@@ -26,7 +31,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
    * the scheme and the token, so the header is handed over in its single-space form.
    */
   override authenticate(request: { headers: Record<string, unknown> }, options?: object): void {
-    const headerOnly = { headers: { authorization: singleSpaced(request.headers['authorization']) } };
+    const headerOnly = { headers: { authorization: forPassport(request.headers['authorization']) } };
     super.authenticate(headerOnly as unknown as Parameters<Strategy<never>['authenticate']>[0], options);
   }
 

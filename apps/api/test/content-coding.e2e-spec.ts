@@ -1,5 +1,5 @@
 import { expectErrorContract } from './adversarial/support/contract.js';
-import { exchange, postBytes } from './adversarial/support/raw-exchange.js';
+import { exchange, postBytes } from './support/raw-exchange.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**

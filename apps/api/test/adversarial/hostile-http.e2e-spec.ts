@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { useTestApp } from '../support/test-app.js';
 import { expectErrorContract } from './support/contract.js';
-import { exchange, postBytes, type Exchange, type Step } from './support/raw-exchange.js';
+import { exchange, postBytes, type Exchange, type Step } from '../support/raw-exchange.js';
 
 /**
  * Hostile clients against the running app (docs/http-api.md, docs/operations.md): each attack

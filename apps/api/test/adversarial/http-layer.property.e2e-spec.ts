@@ -4,7 +4,7 @@ import { useTestApp } from '../support/test-app.js';
 import { hostileText, idLiteral } from './support/arbitraries.js';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, NAME_MAX, TAG_MAX, textProblems } from './support/oracle.js';
-import { exchange, type WireResponse } from './support/raw-exchange.js';
+import { exchange, type WireResponse } from '../support/raw-exchange.js';
 
 /**
  * The HTTP layer under random requests: random JSON values and byte strings as bodies,

@@ -4,7 +4,7 @@ import { useTestApp } from '../support/test-app.js';
 import { repositoryRoot } from './support/built-server.js';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, parseStrictJson, type ExpectedPlant } from './support/oracle.js';
-import { exchange, postBytes, type Exchange } from './support/raw-exchange.js';
+import { exchange, postBytes, type Exchange } from '../support/raw-exchange.js';
 
 /**
  * The parsing cases of JSONTestSuite (MIT; kept in test/fixtures/json-test-suite, see its

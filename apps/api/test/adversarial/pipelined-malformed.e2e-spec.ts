@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectErrorContract } from './support/contract.js';
-import { exchange, postBytes } from './support/raw-exchange.js';
+import { exchange, postBytes } from '../support/raw-exchange.js';
 
 /**
  * A valid create followed at once, on the same keep-alive connection, by bytes the HTTP

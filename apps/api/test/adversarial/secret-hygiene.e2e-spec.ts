@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cliOutput, createTokenWithCli } from '../support/processes.js';
 import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
 import { errorContractProblems } from './support/contract.js';
-import { exchange, postBytes, type Step, type WireResponse } from './support/raw-exchange.js';
+import { exchange, postBytes, type Step, type WireResponse } from '../support/raw-exchange.js';
 
 /**
  * docs/tokens.md: "Tokens and Authorization headers never appear in logs or error messages."

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/processes.js';
-import { exchange } from './raw-exchange.js';
+import { exchange } from '../../support/raw-exchange.js';
 
 /** The checkout this test file belongs to (apps/api/test/adversarial/support → repository root). */
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');

@@ -1,27 +1,11 @@
-import {
-  OutboxRelay,
-  type PlantCreatedPublisher,
-  type PlantCreatedSource,
-  type PublishReport,
-} from '@plantstore/adapters-messaging';
+import { OutboxRelay, type PlantCreatedPublisher, type PublishReport } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
+import { MemoryOutbox } from './support/memory-outbox.js';
 
 function event(n: number): PlantCreated {
   const parsed = Plant.parse({ id: String(n), name: `plant ${n}` });
   if (!parsed.ok) throw new Error('invalid test plant');
   return PlantCreated.of(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, parsed.plant, new Date(0));
-}
-
-/** An outbox in memory: forgets a batch only when `publish` resolved, as the SQL one does. */
-class MemoryOutbox implements PlantCreatedSource {
-  constructor(readonly pending: PlantCreated[]) {}
-  async relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number> {
-    const batch = this.pending.slice(0, limit);
-    if (batch.length === 0) return 0;
-    await publish(batch);
-    this.pending.splice(0, batch.length);
-    return batch.length;
-  }
 }
 
 /** A broker that is down for its first `failures` publishes, recording when each attempt came. */

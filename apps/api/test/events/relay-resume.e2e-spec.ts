@@ -1,27 +1,11 @@
-import {
-  DEFAULT_RELAY_OPTIONS,
-  JetStreamPlantCreatedPublisher,
-  OutboxRelay,
-  type PlantCreatedSource,
-} from '@plantstore/adapters-messaging';
+import { DEFAULT_RELAY_OPTIONS, JetStreamPlantCreatedPublisher, OutboxRelay } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
+import { MemoryOutbox } from '../../../../packages/adapters-messaging/test/support/memory-outbox.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
 import { freePort, startServerProcess } from '../support/processes.js';
-
-/** An outbox in memory: forgets a batch only when `publish` resolved, as the SQL one does. */
-class MemoryOutbox implements PlantCreatedSource {
-  readonly pending: PlantCreated[] = [];
-  async relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number> {
-    const batch = this.pending.slice(0, limit);
-    if (batch.length === 0) return 0;
-    await publish(batch);
-    this.pending.splice(0, batch.length);
-    return batch.length;
-  }
-}
 
 function event(n: number): PlantCreated {
   const parsed = Plant.parse({ id: String(n), name: `plant ${n}` });

@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 // "bind port 0, note it, release it", another worker could be given the same port before the
 // first server listened on it; that server's start then failed while the readiness probe was
 // answered by the other worker's server (a 401 from a database that never saw the token).
-const FIRST_PORT = 20_000;
+// TEST_FIRST_PORT moves the whole range, for two checkouts tested at once on one machine.
+const FIRST_PORT = Number(process.env['TEST_FIRST_PORT'] ?? 20_000);
 const PORTS_PER_WORKER = 1_500;
 const workerSlice = Math.max(0, Number(process.env['JEST_WORKER_ID'] ?? 1) - 1) % 8;
 const sliceStart = FIRST_PORT + workerSlice * PORTS_PER_WORKER;

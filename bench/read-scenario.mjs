@@ -36,8 +36,9 @@ export async function measureReads({ connections, rounds, warmupS, durationS, io
     try {
       if (warmupS > 0) await io.load({ connections, durationS: warmupS, read: ids });
       const cpuBefore = io.cpuUs();
+      const from = io.sinceStart();
       const result = await io.load({ connections, durationS, read: ids });
-      runs.push({ ...result, cpuUs: io.cpuUs() - cpuBefore, round });
+      runs.push({ ...result, cpuUs: io.cpuUs() - cpuBefore, window: [from, io.sinceStart()], round });
     } catch (error) {
       runs.push({ round, failed: error.message });
     }

@@ -19,6 +19,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { cpuPartsReport, readProfile } from './cpu-parts-report.mjs';
 import { measureReads, readReport } from './read-scenario.mjs';
 import { fmt, report } from './report.mjs';
 import { writeResult } from './results.mjs';
@@ -84,6 +85,8 @@ const TMPFS = process.env.BENCH_TMPFS === '1';
 const TMPFS_DIR = '/dev/shm';
 // Extra node flags for the project server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+// CPU profiles of the project and the floor, and where their CPU goes part by part (cpu-parts.mjs).
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 const DATABASE_URL = process.env.DATABASE_URL || '';
 // The PlantCreated relay runs only when asked for: a NATS_URL left in the shell must not switch it on.
@@ -407,6 +410,7 @@ async function startServer(target, tmp) {
   const logPath = join(tmp, `${target.name}.log`);
   const logFd = openSync(logPath, 'w');
   const [command, args] = pinned(SERVER_CPU, target.node ?? process.execPath, [...target.nodeArgs, target.script]);
+  const startedAt = Date.now();
   const child = track(
     spawn(command, args, {
       cwd: ROOT,
@@ -428,8 +432,11 @@ async function startServer(target, tmp) {
     if (Date.now() > deadline) throw new Error(`${target.name} server did not answer within 60 s:\n${tail(logPath)}`);
     await sleep(100);
   }
-  return { child, port, logPath };
+  return { child, port, logPath, startedAt };
 }
+
+/** Milliseconds since the server started: where a run falls in its CPU profile. */
+const sinceStart = (target) => Date.now() - target.server.startedAt;
 
 // ---------------------------------------------------------------- servers and runs
 async function startTarget(target, tmp) {
@@ -453,11 +460,13 @@ async function measure(target, connections, round) {
     const before = await settledRowCount(target);
     const stopRss = startRssSampler(child.pid);
     const cpuBefore = cpuUs(child.pid);
+    const from = sinceStart(target);
     let load;
     try {
       load = await runLoad(port, target.token, connections, DURATION_S, target.tmp);
     } finally {
       run.cpuUs = cpuUs(child.pid) - cpuBefore;
+      run.window = [from, sinceStart(target)];
       run.peakRssMb = stopRss() / 1024;
     }
     const after = await settledRowCount(target);
@@ -582,7 +591,13 @@ async function main() {
       storesNothing: true,
     },
   ].filter((target) => ONLY.has(target.name));
-  for (const target of targets) target.tmp = tmp;
+  for (const target of targets) {
+    target.tmp = tmp;
+    if (PROFILE && (target.name === 'project' || target.name === 'floor')) {
+      target.profileDir = join(tmp, `profile-${target.name}`);
+      target.nodeArgs = [...target.nodeArgs, '--cpu-prof', `--cpu-prof-dir=${target.profileDir}`];
+    }
+  }
 
   if (POSTGRES) {
     const settings = await withPgClient(DATABASE_URL, async (client) => {
@@ -644,6 +659,9 @@ async function main() {
       );
   }
   environment.lines.push(`load average at end ${loadAverage()}`);
+  const profiles = Object.fromEntries(
+    targets.filter((target) => target.profileDir).map((target) => [target.name, readProfile(target.profileDir)]),
+  );
   const markdown = [
     report({ runs, targets, connectionCounts: CONNECTIONS, environment }),
     ...(reads
@@ -654,11 +672,14 @@ async function main() {
           ),
         ]
       : []),
+    ...(PROFILE ? [cpuPartsReport({ profiles, runs, reads, connectionCounts: CONNECTIONS })] : []),
   ].join('\n');
   console.log(markdown);
   if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed)) return 1;
   // Only a complete run is kept: bench/results/<date>-<machine>[-variant].md.
-  const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : ''].filter(Boolean).join('-');
+  const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : '', PROFILE ? 'profile' : '']
+    .filter(Boolean)
+    .join('-');
   console.log(`saved to ${writeResult('pnpm bench', markdown, variant)}`);
   return 0;
 }
@@ -678,6 +699,7 @@ function measureProjectReads(project) {
       load: ({ connections, durationS, read }) =>
         runLoad(port, project.token, connections, durationS, project.tmp, read),
       cpuUs: () => cpuUs(child.pid),
+      sinceStart: () => sinceStart(project),
     },
   });
 }

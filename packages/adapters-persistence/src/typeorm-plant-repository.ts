@@ -18,6 +18,8 @@ import { asStorageError, isStorageUnavailable } from './storage-errors.js';
 export const DEFAULT_MAX_BATCH = 256;
 /** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (5 per row). */
 export const MAX_ROWS_PER_STATEMENT = 6000;
+/** Ids of one batched lookup (GET /plants/{id} of one event-loop turn). */
+const MAX_IDS_PER_READ = 500;
 
 interface NewPlant {
   readonly plant: Plant;
@@ -39,6 +41,7 @@ type Settled = PromiseSettledResult<InsertOutcome>;
 export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
   private readonly sql: PlantSql;
   private readonly singles: GroupCommit<NewPlant, InsertOutcome>;
+  private readonly lookups: GroupCommit<PlantId, Plant | undefined>;
   private readonly lockWaitMs: number;
 
   constructor(
@@ -48,6 +51,9 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
     this.sql = plantSqlFor(engineOf(dataSource));
     this.lockWaitMs = lockWaitOf(dataSource);
     this.singles = new GroupCommit((batch) => this.insertRequests(batch), maxBatch);
+    // Reads batch the same way: the lookups of one turn are one SELECT, so a busy reader pays
+    // TypeORM's per-query cost once per turn rather than once per request.
+    this.lookups = new GroupCommit((ids) => this.findByIds(ids), MAX_IDS_PER_READ);
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
@@ -70,15 +76,22 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
     return (await this.query(this.sql.selectPage(after, limit))).map(toPlant);
   }
 
-  async findById(id: PlantId): Promise<Plant | undefined> {
-    const [row] = await this.query(this.sql.selectByIds([id]));
-    return row === undefined ? undefined : toPlant(row);
+  findById(id: PlantId): Promise<Plant | undefined> {
+    return this.lookups.submit(id);
   }
 
   /** One statement per page: each page is read at one moment, so a walk by the last id misses nothing that existed. */
   async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
     const texts = tags.map((tag) => tag.value);
     return (await this.query(this.sql.selectPage(after, limit, texts))).map(toPlant);
+  }
+
+  /** One statement for a turn's lookups; an id asked for twice is read once. */
+  private async findByIds(ids: readonly PlantId[]): Promise<Array<PromiseFulfilledResult<Plant | undefined>>> {
+    const distinct = new Map(ids.map((id) => [id.toString(), id]));
+    const rows = await this.query(this.sql.selectByIds([...distinct.values()]));
+    const found = new Map(rows.map((row) => [row.id, toPlant(row)]));
+    return ids.map((id) => ({ status: 'fulfilled', value: found.get(id.toString()) }));
   }
 
   /**

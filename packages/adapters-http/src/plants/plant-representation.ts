@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Plant, PlantPageQuery } from '@plantstore/domain';
 import { toPlantResponse } from './plant.response.js';
 
@@ -33,9 +33,9 @@ export function nextLink(next: PlantPageQuery): string {
   return `</plants?${parameters.join('&')}>; rel="next"`;
 }
 
-/** A strong entity tag of a body: the same bytes, the same tag (RFC 9110 §8.8.3). */
+/** A strong entity tag of a body: the same bytes, the same tag (RFC 9110 §8.8.3). One-shot: it runs on every read. */
 export function strongEtag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+  return `"${hash('sha256', body, 'base64url')}"`;
 }
 
 /**

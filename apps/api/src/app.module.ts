@@ -1,15 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { PlantStoreHttpModule, type HttpLogging } from '@plantstore/adapters-http';
+import { PlantStoreHttpModule } from '@plantstore/adapters-http';
 import type { AppConfig } from './config.js';
 import { PlantStoreModule } from './plant-store.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logging: HttpLogging): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     const core = PlantStoreModule.forRoot(config);
     return {
       module: AppModule,
-      imports: [core, PlantStoreHttpModule.register({ imports: [core], logging })],
+      imports: [core, PlantStoreHttpModule.register({ imports: [core] })],
     };
   }
 }

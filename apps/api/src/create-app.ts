@@ -25,7 +25,7 @@ export async function createApp(
     tls: config.tls && { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
   });
   // The JSON logger is Nest's from its first line, so a start that fails writes no other kind.
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logging), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     logger: logging.nestLogger,
     abortOnError: false,

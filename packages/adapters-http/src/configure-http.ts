@@ -3,6 +3,7 @@ import { deferBodyParsing } from './body/deferred-body-parser.js';
 import { ErrorFilter } from './errors/error.filter.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
+import { bindRequestLoggers } from './observability/request-log-context.js';
 import { installRequestHooks } from './observability/request-hooks.js';
 import { installLoadShedding } from './http/load-shedding.js';
 import { RouteTemplates } from './http/route-templates.js';
@@ -17,6 +18,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   // Before app.init() registers the routes, so that it sees every one of them.
   const routes = RouteTemplates.install(fastify);
   deferBodyParsing(fastify);
+  bindRequestLoggers(fastify);
   installRequestHooks(fastify, metrics, app.get(Lifecycle));
   const { maxRequestsInFlight, maxRequestsInFlightPerClient } = app.get<HttpOptions>(HTTP_OPTIONS);
   installLoadShedding(

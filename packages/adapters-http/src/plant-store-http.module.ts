@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { LoggerModule } from 'nestjs-pino';
 import { TerminusModule } from '@nestjs/terminus';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
@@ -14,7 +13,6 @@ import { InMemoryLimiterStorage, LIMITER_STORAGE, type LimiterStorage } from './
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
 import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
-import type { HttpLogging } from './observability/pino-logger.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.controller.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
@@ -25,8 +23,6 @@ import { HTTP_OPTIONS, type HttpOptions } from './di-tokens.js';
 export interface PlantStoreHttpModuleOptions {
   /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (di-tokens.ts). */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
-  /** The process's logger (createHttpLogging), made before Nest so that start-up lines are JSON too. */
-  readonly logging: HttpLogging;
 }
 
 /** The HTTP adapter; the composition root decides what backs each port it uses. */
@@ -35,12 +31,7 @@ export class PlantStoreHttpModule {
   static register(options: PlantStoreHttpModuleOptions): DynamicModule {
     return {
       module: PlantStoreHttpModule,
-      imports: [
-        LoggerModule.forRoot(options.logging.params),
-        PassportModule,
-        TerminusModule.forRoot({ logger: false }),
-        ...options.imports,
-      ],
+      imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...options.imports],
       controllers: [PlantsController, HealthController, OpenApiController, DocsController, MetricsController],
       providers: [
         BearerStrategy,

@@ -32,6 +32,8 @@ export function createFastifyAdapter(
     // Each request logs through a child of `logger` bound to its reqId (see createHttpLogging);
     // Fastify's own per-request lines are off: request-hooks.ts writes a leaner one.
     loggerInstance: logger,
+    // No Nest middleware: middie's hook would run on every request for nothing.
+    skipMiddie: true,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     ...(timeouts.tls ? { https: { cert: timeouts.tls.cert, key: timeouts.tls.key } } : {}),
     requestTimeout: timeouts.requestTimeoutMs,

@@ -1,6 +1,6 @@
-import { RequestMethod } from '@nestjs/common';
 import { Logger as NestPinoLogger, PinoLogger as NestPinoRequestLogger, type Params } from 'nestjs-pino';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequestLogger } from './request-log-context.js';
 
 /** The levels LOG_LEVEL accepts, most severe first; `silent` writes nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,30 +32,28 @@ export function createFailureLogger(): Logger {
   return pino({ ...LINE_FORMAT, level: 'info' }, pino.destination({ dest: 2, sync: true }));
 }
 
-/** nestjs-pino wired to one pino logger: the Nest logger and the LoggerModule's parameters. */
+/** One pino logger for the process: Fastify's and Nest's. */
 export interface HttpLogging {
   readonly pino: Logger;
-  /** For LoggerModule.forRoot (PlantStoreHttpModule imports it). */
-  readonly params: Params;
   /** For NestFactory.create's `logger`, so that Nest's very first line is already JSON. */
   readonly nestLogger: NestPinoLogger;
 }
 
 /**
- * The request logger is Fastify's (`useExisting`): Fastify gives each request a child of
- * `logger` bound to its `reqId`, and nestjs-pino hands that child to every Nest Logger call
- * made while the request is handled. pino-http then only serves lines written outside a
- * request; its automatic request lines (which serialise headers) are never used.
+ * The request logger is Fastify's: Fastify gives each request a child of `logger` bound to its
+ * `reqId`, and every Nest Logger call made while the request is handled writes through that
+ * child (request-log-context.ts); outside a request, through `logger` itself.
  */
 export function createHttpLogging(logger: Logger): HttpLogging {
-  const params: Params = {
-    useExisting: true,
-    pinoHttp: { logger, autoLogging: false, quietReqLogger: true },
-    // Every route. nestjs-pino's default pattern (`{/*splat}`) never runs under Nest 12's
-    // Fastify adapter: lines of a request would then lose their reqId.
-    forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
-  };
-  return { pino: logger, params, nestLogger: new QuietNestLogger(new NestPinoRequestLogger(params), params) };
+  const params: Params = { pinoHttp: { logger } };
+  return { pino: logger, nestLogger: new QuietNestLogger(new RequestPinoLogger(params), params) };
+}
+
+/** nestjs-pino's logger, writing through the current request's logger when there is one. */
+class RequestPinoLogger extends NestPinoRequestLogger {
+  override get logger(): Logger {
+    return currentRequestLogger() ?? super.logger;
+  }
 }
 
 /**

@@ -92,8 +92,12 @@ function fromUntypedValue(value: unknown): PlantId | FieldViolation {
   return { field: 'id', message: PLANT_ID_RANGE_MESSAGE };
 }
 
+const PLAIN_DECIMAL = /^-?(?:0|[1-9][0-9]{0,17})$/;
+
 /** The integer a JSON number literal denotes, or undefined when it is a fraction or exceeds int64 digits. */
 function integerValueOf(literal: string): bigint | undefined {
+  // Nearly every id is written as a plain decimal; up to 18 digits it is always inside int64.
+  if (PLAIN_DECIMAL.test(literal)) return BigInt(literal);
   const match = JSON_NUMBER.exec(literal);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;

@@ -12,37 +12,50 @@ interface Waiter<Item, Result> {
  * together, so many callers share one write (and one disk flush) while each caller is still
  * answered only after the flush that covers its item, with that item's own outcome.
  *
- * Flushes run one at a time, in submission order, at most `maxBatch` items each. A flush that
+ * Batches are taken in submission order, at most `maxBatch` items each, and at most
+ * `maxFlushesInFlight` of them are written at once: 1 where writes are serial anyway (SQLite's
+ * one connection), more where a store commits on several connections in parallel (PostgreSQL's
+ * pool), so that a commit's round trip does not idle every other connection. A flush that
  * throws fails every waiter of its batch, and the next batch still runs.
  */
 export class GroupCommit<Item, Result> {
   private readonly queue: Array<Waiter<Item, Result>> = [];
-  private draining = false;
+  private flushesInFlight = 0;
+  private startScheduled = false;
 
   constructor(
     private readonly flush: FlushBatch<Item, Result>,
     private readonly maxBatch: number,
+    private readonly maxFlushesInFlight = 1,
   ) {
     if (!Number.isSafeInteger(maxBatch) || maxBatch < 1)
       throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
+    if (!Number.isSafeInteger(maxFlushesInFlight) || maxFlushesInFlight < 1)
+      throw new RangeError(`maxFlushesInFlight must be a positive integer, not ${maxFlushesInFlight}`);
   }
 
   submit(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.draining) {
-        this.draining = true;
-        // Yield one turn so items submitted in the same tick join this batch.
-        setImmediate(() => void this.drain());
-      }
+      if (this.startScheduled || this.flushesInFlight >= this.maxFlushesInFlight) return;
+      this.startScheduled = true;
+      // Yield one turn so items submitted in the same tick join this batch.
+      setImmediate(() => {
+        this.startScheduled = false;
+        this.startFlushes();
+      });
     });
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) await this.flushBatch(this.queue.splice(0, this.maxBatch));
-    } finally {
-      this.draining = false;
+  /** Starts batches while there are items and room; a finished flush starts the next at once. */
+  private startFlushes(): void {
+    while (this.queue.length > 0 && this.flushesInFlight < this.maxFlushesInFlight) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.flushesInFlight++;
+      void this.flushBatch(batch).finally(() => {
+        this.flushesInFlight--;
+        this.startFlushes();
+      });
     }
   }
 

@@ -4,31 +4,38 @@ import { GroupCommit } from '../src/group-commit.js';
 class FakeFlush {
   readonly batches: string[][] = [];
   private readonly pending: Array<{
+    batch: readonly string[];
     resolve: (outcomes: Array<PromiseSettledResult<string>>) => void;
     reject: (error: unknown) => void;
   }> = [];
 
   readonly flush = (batch: readonly string[]): Promise<Array<PromiseSettledResult<string>>> => {
     this.batches.push([...batch]);
-    return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
+    return new Promise((resolve, reject) => this.pending.push({ batch: [...batch], resolve, reject }));
   };
 
   /** Answers the oldest unanswered batch: each item `x` becomes `done x`, or fails when `fails(x)`. */
   succeed(fails: (item: string) => boolean = () => false): void {
-    const batch = this.batches[this.batches.length - this.pending.length]!;
-    this.pending
-      .shift()!
-      .resolve(
-        batch.map((item) =>
-          fails(item)
-            ? { status: 'rejected', reason: new Error(`refused ${item}`) }
-            : { status: 'fulfilled', value: `done ${item}` },
-        ),
-      );
+    FakeFlush.answer(this.pending.shift()!, fails);
+  }
+
+  /** Answers the newest unanswered batch, before older ones: flushes in parallel finish in any order. */
+  succeedNewest(): void {
+    FakeFlush.answer(this.pending.pop()!, () => false);
   }
 
   fail(error: Error): void {
     this.pending.shift()!.reject(error);
+  }
+
+  private static answer({ batch, resolve }: FakeFlush['pending'][number], fails: (item: string) => boolean): void {
+    resolve(
+      batch.map((item) =>
+        fails(item)
+          ? { status: 'rejected', reason: new Error(`refused ${item}`) }
+          : { status: 'fulfilled', value: `done ${item}` },
+      ),
+    );
   }
 }
 
@@ -154,6 +161,32 @@ describe('GroupCommit', () => {
       { status: 'fulfilled', value: 'only one' },
       { status: 'rejected', reason: new Error('the flush answered 1 outcomes for 2 items') },
     ]);
+  });
+
+  it('with room for two flushes, writes a second batch while the first is in flight, never a third', async () => {
+    const fake = new FakeFlush();
+    const commit = new GroupCommit(fake.flush, 2, 2);
+    const results = watch(['a', 'b', 'c', 'd', 'e'].map((item) => commit.submit(item)));
+    await turn();
+    expect(fake.batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    fake.succeedNewest();
+    await turn();
+    // The second batch's callers are answered though the first batch is still in flight.
+    expect(results.map((r) => r.state)).toEqual(['pending', 'pending', 'fulfilled', 'fulfilled', 'pending']);
+    expect(fake.batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    fake.succeedNewest();
+    fake.succeed();
+    await turn();
+    expect(results.map((r) => r.value)).toEqual(['done a', 'done b', 'done c', 'done d', 'done e']);
+  });
+
+  it('refuses a number of flushes in flight that could never flush anything', () => {
+    expect(() => new GroupCommit(async () => [], 10, 0)).toThrow(
+      'maxFlushesInFlight must be a positive integer, not 0',
+    );
   });
 
   it('refuses a batch size that could never flush anything', () => {

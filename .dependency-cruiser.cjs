@@ -2,8 +2,53 @@
  * The hexagon's dependency rule, enforced by `pnpm lint` (and so by `pnpm test`):
  * arrows point inward only.
  */
+/**
+ * The floors of packages/adapters-http/src, ground first: a folder imports its own files and
+ * the folders of the floors below it, never a folder beside it or above it. The files at the
+ * top of src/ (the module, configureHttp, the index) stand above every floor.
+ */
+const ADAPTERS_HTTP_FLOORS = [
+  ['errors', 'ports', 'logging'],
+  ['http', 'limits'],
+  ['auth', 'body'],
+  ['openapi'],
+  ['health', 'plants', 'observability'],
+  ['pipeline'],
+];
+const HTTP_SRC = '^packages/adapters-http/src/';
+
+// A file in a folder of src/ that ADAPTERS_HTTP_FLOORS does not list.
+const HTTP_SRC_OFF_THE_FLOORS = `${HTTP_SRC}(?!(${ADAPTERS_HTTP_FLOORS.flat().join('|')})/)[^/]+/`;
+
+const adaptersHttpFloorRules = ADAPTERS_HTTP_FLOORS.flat().map((folder) => {
+  const floor = ADAPTERS_HTTP_FLOORS.findIndex((folders) => folders.includes(folder));
+  const below = ADAPTERS_HTTP_FLOORS.slice(0, floor).flat();
+  return {
+    name: 'adapters-http-floors',
+    comment: `adapters-http/src/${folder}/ (floor ${floor}) imports only itself and the floors below it: ${below.join(', ') || 'none'}.`,
+    severity: 'error',
+    from: { path: `${HTTP_SRC}${folder}/` },
+    to: { path: HTTP_SRC, pathNot: `${HTTP_SRC}(${[folder, ...below].join('|')})/` },
+  };
+});
+
 module.exports = {
   forbidden: [
+    ...adaptersHttpFloorRules,
+    {
+      name: 'adapters-http-folder-on-a-floor',
+      comment: 'Every folder of adapters-http/src has its floor in ADAPTERS_HTTP_FLOORS (.dependency-cruiser.cjs).',
+      severity: 'error',
+      from: { path: HTTP_SRC_OFF_THE_FLOORS },
+      to: {},
+    },
+    {
+      name: 'adapters-http-folder-on-a-floor',
+      comment: 'Every folder of adapters-http/src has its floor in ADAPTERS_HTTP_FLOORS (.dependency-cruiser.cjs).',
+      severity: 'error',
+      from: {},
+      to: { path: HTTP_SRC_OFF_THE_FLOORS },
+    },
     {
       name: 'domain-is-pure',
       comment: 'packages/domain imports nothing outside itself: no framework, no driver, no Node built-in.',

@@ -41,7 +41,7 @@ export const PARTS = [
   [
     'logging context (pino, request id, request line)',
     [
-      /adapters-http\/dist\/observability\/(pino-logger|request-hooks|request-id|log-)/,
+      /adapters-http\/dist\/(logging\/|pipeline\/request-hooks)/,
       /node_modules\/(pino|pino-std-serializers|nestjs-pino|pino-http|@fastify\/middie|sonic-boom|thread-stream|fast-redact|quick-format-unescaped|on-exit-leak-free)\//,
       // nestjs-pino's request context is a Nest middleware: Nest's middleware runner is its cost.
       /node_modules\/@nestjs\/core\/middleware\//,

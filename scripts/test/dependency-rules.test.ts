@@ -47,6 +47,17 @@ describe('the dependency rules of pnpm lint', () => {
     expect(cruise(cleanWorkspace)).toMatchObject({ status: 0 });
   });
 
+  it('pass adapters-http folders that import only the floors below them', () => {
+    const layered = {
+      ...cleanWorkspace,
+      'packages/adapters-http/src/errors/failures.ts': 'export const failure = 1;\n',
+      'packages/adapters-http/src/auth/guard.ts': `import { failure } from '${up(1, 'errors/failures.js')}';\nexport const guard = failure;\n`,
+      'packages/adapters-http/src/pipeline/install.ts': `import { guard } from '${up(1, 'auth/guard.js')}';\nexport const install = guard;\n`,
+      'packages/adapters-http/src/module.ts': `import { install } from './pipeline/install.js';\nexport const wiring = install;\n`,
+    };
+    expect(cruise(layered)).toMatchObject({ status: 0 });
+  });
+
   it.each([
     [
       'the domain imports a Node built-in',
@@ -58,6 +69,38 @@ describe('the dependency rules of pnpm lint', () => {
       'adapters-do-not-import-each-other',
       {
         'packages/adapters-http/src/index.ts': `import { stored } from '${up(2, 'adapters-persistence/dist/index.js')}';\nexport const x = stored;\n`,
+      },
+    ],
+    [
+      'a folder of adapters-http imports one on a floor above it',
+      'adapters-http-floors',
+      {
+        'packages/adapters-http/src/errors/error-reply.ts': `import { events } from '${up(1, 'observability/events.js')}';\nexport const reply = events;\n`,
+        'packages/adapters-http/src/observability/events.ts': 'export const events = 1;\n',
+      },
+    ],
+    [
+      'a folder of adapters-http imports one beside it on its floor',
+      'adapters-http-floors',
+      {
+        'packages/adapters-http/src/auth/guard.ts': `import { body } from '${up(1, 'body/read.js')}';\nexport const guard = body;\n`,
+        'packages/adapters-http/src/body/read.ts': 'export const body = 1;\n',
+      },
+    ],
+    [
+      'a folder of adapters-http imports a file at the top of src',
+      'adapters-http-floors',
+      {
+        'packages/adapters-http/src/plants/controller.ts': `import { wiring } from '${up(1, 'module.js')}';\nexport const controller = wiring;\n`,
+        'packages/adapters-http/src/module.ts': 'export const wiring = 1;\n',
+      },
+    ],
+    [
+      'adapters-http gains a folder that is on no floor',
+      'adapters-http-folder-on-a-floor',
+      {
+        'packages/adapters-http/src/misc/helper.ts': 'export const helper = 1;\n',
+        'packages/adapters-http/src/index.ts': `import { helper } from './misc/helper.js';\nexport const x = helper;\n`,
       },
     ],
     [

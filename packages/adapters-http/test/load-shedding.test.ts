@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { installLoadShedding } from '../src/http/load-shedding.js';
-import { SAMPLED_LOG_BURST } from '../src/observability/log-sampler.js';
+import { SAMPLED_LOG_BURST } from '../src/logging/log-sampler.js';
 import { PlantStoreMetrics } from '../src/observability/plant-store-metrics.js';
 
 interface Answer {

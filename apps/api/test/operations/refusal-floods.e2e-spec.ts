@@ -4,7 +4,7 @@ import { keepAliveAgent, postPlantVia } from '../support/http-post.js';
 import { postPlant } from '../support/plant-requests.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** The lines a refusal may write in a row before sampling sets in (observability/log-sampler.ts). */
+/** The lines a refusal may write in a row before sampling sets in (logging/log-sampler.ts in adapters-http). */
 const BURST = 10;
 
 interface LogLine {

@@ -1,13 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { AuthenticationFailure } from '@plantstore/domain';
-import { LogSampler } from '../observability/log-sampler.js';
-
-/**
- * Why a request was refused before it reached its handler: the domain's reasons for a
- * presented token, and the HTTP layer's own (no credentials, a missing scope, an address
- * throttled after too many failures). The label values of `plantstore_auth_failures_total`.
- */
-export type AuthFailureReason = AuthenticationFailure | 'missing' | 'insufficient_scope' | 'throttled';
+import { LogSampler } from '../logging/log-sampler.js';
+import type { AuthFailureReason } from '../ports/http-events.js';
 
 /**
  * A request that is not authenticated, and why: raised by the bearer strategy and by the

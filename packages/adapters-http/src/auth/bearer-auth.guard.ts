@@ -1,4 +1,4 @@
-import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Principal } from '@plantstore/domain';
@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { headerCount } from '../http/raw-headers.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
-import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
+import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
 import { AuthenticationRefused, RefusalLog } from './auth-failure.js';
 import { readBearerCredentials } from './bearer-credentials.js';
 import { IS_PUBLIC } from './public.decorator.js';
@@ -20,7 +20,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly failedAuth: FailedAuthLimiter,
-    private readonly metrics: PlantStoreMetrics,
+    @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {
     super();
   }
@@ -30,20 +30,20 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     const { ip, raw } = context.switchToHttp().getRequest<FastifyRequest>();
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
-      this.metrics.authFailure('throttled');
+      this.events.authFailure('throttled');
       this.refusals.refused('throttled', ip);
       throw new ApiError(Failures.authFailuresThrottled(wait));
     }
     // Which of two credentials counts is not ours to guess; it is no token guess either (not throttled).
     if (headerCount(raw.rawHeaders, 'authorization') > 1) {
-      this.metrics.authFailure('malformed');
+      this.events.authFailure('malformed');
       throw new ApiError(Failures.repeatedAuthorization);
     }
     try {
       return (await super.canActivate(context)) as boolean;
     } catch (error) {
       if (!(error instanceof AuthenticationRefused)) throw error;
-      this.metrics.authFailure(error.reason);
+      this.events.authFailure(error.reason);
       this.refusals.refused(error.reason, ip);
       const blockedFor = await this.failedAuth.recordFailure(ip);
       if (blockedFor > 0) throw new ApiError(Failures.authFailuresThrottled(blockedFor));

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { AuthenticateToken, Principal } from '@plantstore/domain';
 import { Strategy } from 'passport-http-bearer';
-import { AUTHENTICATE_TOKEN } from '../di-tokens.js';
+import { AUTHENTICATE_TOKEN } from '../ports/di-tokens.js';
 import { AuthenticationRefused } from './auth-failure.js';
 import { readBearerCredentials } from './bearer-credentials.js';
 

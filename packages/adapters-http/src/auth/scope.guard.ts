@@ -1,9 +1,9 @@
-import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Principal, Scope } from '@plantstore/domain';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
-import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
+import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
 import { RefusalLog } from './auth-failure.js';
 import { REQUIRED_SCOPE } from './require-scope.decorator.js';
 
@@ -14,7 +14,7 @@ export class ScopeGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly metrics: PlantStoreMetrics,
+    @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -25,7 +25,7 @@ export class ScopeGuard implements CanActivate {
     if (scope === undefined) return true;
     const request = context.switchToHttp().getRequest<{ user?: Principal; ip: string }>();
     if (request.user?.can(scope)) return true;
-    this.metrics.authFailure('insufficient_scope');
+    this.events.authFailure('insufficient_scope');
     this.refusals.refused('insufficient_scope', request.ip);
     throw new ApiError(Failures.insufficientScope(scope));
   }

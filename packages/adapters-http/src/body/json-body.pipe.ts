@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import { Failures } from '../errors/failures.js';
-import { HTTP_OPTIONS, type HttpOptions } from '../di-tokens.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../ports/di-tokens.js';
 import { headerCount } from '../http/raw-headers.js';
 import { isJsonContentType } from './media-type.js';
 import { LARGE_BODY_BYTES, parseTurn } from './parse-turns.js';

@@ -3,11 +3,11 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
-import { logCause } from '../observability/log-cause.js';
+import { logCause } from '../logging/log-cause.js';
 import { ApiFailures, TRANSPORT_FAILURES } from '../openapi/api-responses.js';
 import { HealthSchema, ReadinessSchema } from '../openapi/api-schemas.js';
 import { OPERATIONS_TAG } from '../openapi/openapi-document.js';
-import { READINESS_PROBE, type ReadinessProbe } from '../di-tokens.js';
+import { READINESS_PROBE, type ReadinessProbe } from '../ports/di-tokens.js';
 import { Lifecycle } from './lifecycle.js';
 
 /** Liveness and readiness for orchestrators; no token needed. */

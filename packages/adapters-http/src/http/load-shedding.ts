@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { errorReply } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
-import { LogSampler } from '../observability/log-sampler.js';
-import type { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
+import { LogSampler } from '../logging/log-sampler.js';
+import type { HttpEvents } from '../ports/http-events.js';
 
 /** Probes must answer under overload too: a load balancer that sees them fail takes the instance out. */
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
@@ -48,7 +48,7 @@ export function installLoadShedding(
   /** The Node HTTP or HTTPS server, once the framework has attached its request listener. */
   server: EventEmitter,
   limits: InFlightLimits,
-  metrics: PlantStoreMetrics,
+  events: HttpEvents,
   log: FastifyBaseLogger,
 ): void {
   const listeners = server.listeners('request') as RequestListener[];
@@ -86,7 +86,7 @@ export function installLoadShedding(
           episodeStartedAt = performance.now();
           log.warn({ maxInFlight }, 'load shedding: requests in progress at MAX_REQUESTS_IN_FLIGHT, new ones get 503');
         }
-        metrics.requestShed();
+        events.requestShed();
         // Its body is not read: Node closes the connection once the answer is written.
         response.writeHead(busy.status, busy.headers).end(busy.payload);
         return;
@@ -94,7 +94,7 @@ export function installLoadShedding(
       const client = clientOf(request);
       const held = perClient.get(client) ?? 0;
       if (held >= maxInFlightPerClient) {
-        metrics.requestOverClientShare();
+        events.requestOverClientShare();
         const unlogged = overShareLines.take();
         if (unlogged !== undefined)
           log.warn(

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { HTTP_OPTIONS, type HttpOptions } from '../di-tokens.js';
-import { LIMITER_STORAGE, type LimiterStorage } from './limiter-storage.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../ports/di-tokens.js';
+import { LIMITER_STORAGE, type LimiterStorage } from '../ports/limiter-storage.js';
 
 const WINDOW_MS = 60_000;
 

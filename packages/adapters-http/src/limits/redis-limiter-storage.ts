@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { LimiterRecord, LimiterStatus, LimiterStorage } from './limiter-storage.js';
+import type { LimiterRecord, LimiterStatus, LimiterStorage } from '../ports/limiter-storage.js';
 
 // Atomic in Redis: count the hit, start the window on the first one, block past the limit.
 const HIT = `

@@ -2,8 +2,8 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import type { Principal } from '@plantstore/domain';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
-import { HTTP_OPTIONS, type HttpOptions } from '../di-tokens.js';
-import { LIMITER_STORAGE, type LimiterStorage } from './limiter-storage.js';
+import { HTTP_OPTIONS, type HttpOptions } from '../ports/di-tokens.js';
+import { LIMITER_STORAGE, type LimiterStorage } from '../ports/limiter-storage.js';
 
 /** Per-token budget of requests per minute (off unless RATE_LIMIT_PER_MINUTE is set); runs after authentication. */
 @Injectable()

@@ -1,10 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AuthFailureReason } from '../auth/auth-failure.js';
-import type { LimiterStorage } from '../limits/limiter-storage.js';
-import type { OutboxBacklog, OutboxRelayCounts, OutboxStatus } from './outbox-status.js';
+import type { LimiterStorage } from '../ports/limiter-storage.js';
+import type { AuthFailureReason, HttpEvents, PlantOutcome } from '../ports/http-events.js';
+import type { OutboxBacklog, OutboxRelayCounts, OutboxStatus } from '../ports/outbox-status.js';
 
-/** Every metric of the service, on a registry of its own (one per app instance, tests included). */
-export class PlantStoreMetrics {
+/**
+ * Every metric of the service, on a registry of its own (one per app instance, tests included).
+ * The request path tells it what happened through HttpEvents; nothing there imports it.
+ */
+export class PlantStoreMetrics implements HttpEvents {
   readonly registry = new Registry();
 
   private readonly requestDuration = new Histogram({
@@ -139,11 +142,11 @@ export class PlantStoreMetrics {
     );
   }
 
-  observeRequest(method: string, route: string, status: number, seconds: number): void {
+  requestCompleted(method: string, route: string, status: number, seconds: number): void {
     this.requestDuration.observe({ method, route, status: String(status) }, seconds);
   }
 
-  plantOutcome(outcome: 'created' | 'replayed' | 'conflict'): void {
+  plantOutcome(outcome: PlantOutcome): void {
     this.plants.inc({ outcome });
   }
 

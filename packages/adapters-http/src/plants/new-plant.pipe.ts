@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { Plant, PlantValidationError, type FieldViolation } from '@plantstore/domain';
-import { numberLiteral, type JsonObject } from '@plantstore/json-reader';
+import type { JsonObject } from '@plantstore/json-reader';
 import { validateSync } from 'class-validator';
 import { NewPlantRequestDto } from './new-plant.request.dto.js';
 
@@ -17,10 +17,11 @@ export class NewPlantPipe implements PipeTransform<JsonObject, Plant> {
       badShape.set(error.property, { field: error.property, message: Object.values(error.constraints ?? {})[0] ?? '' });
     }
     // A field of the wrong type goes to the domain as its violation, so all fields are reported in order.
+    const { shape } = dto;
     const parsed = Plant.parse({
-      id: badShape.get('id') ?? numberLiteral(dto.id)!,
-      name: badShape.get('name') ?? (dto.name as string),
-      tag: badShape.get('tag') ?? (dto.tag as string | undefined),
+      id: badShape.get('id') ?? shape.id,
+      name: badShape.get('name') ?? shape.name,
+      tag: badShape.get('tag') ?? shape.tag,
     });
     if (parsed.ok) return parsed.plant;
     throw new PlantValidationError(parsed.violations);

@@ -9,21 +9,21 @@ import {
 
 type Field = keyof UncheckedNewPlant;
 
-/** The domain's verdict on one field of a NewPlant read from JSON: its violation, if any. */
-function shapeViolation(field: Field, value: unknown): FieldViolation | undefined {
-  const checked = checkNewPlantShape({ [field]: value }, numberLiteral)[field];
+/** The domain's verdict on one field, as checked once for the whole body: its violation, if any. */
+function shapeViolation({ object, property }: ValidationArguments): FieldViolation | undefined {
+  const checked = (object as NewPlantRequestDto).shape[property as Field];
   return typeof checked === 'object' ? checked : undefined;
 }
 
 /** class-validator's view of the domain's NewPlant shape rules (checkNewPlantShape), with their messages. */
 @ValidatorConstraint({ name: 'newPlantShape' })
 class FollowsNewPlantShape implements ValidatorConstraintInterface {
-  validate(value: unknown, { property }: ValidationArguments): boolean {
-    return shapeViolation(property as Field, value) === undefined;
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    return shapeViolation(args) === undefined;
   }
 
-  defaultMessage({ property, value }: ValidationArguments): string {
-    return shapeViolation(property as Field, value)?.message ?? '';
+  defaultMessage(args: ValidationArguments): string {
+    return shapeViolation(args)?.message ?? '';
   }
 }
 
@@ -43,7 +43,14 @@ export class NewPlantRequestDto {
   @Validate(FollowsNewPlantShape)
   readonly tag: unknown;
 
+  /**
+   * The domain's shape check, run once per body: class-validator reports its verdicts and
+   * Plant.parse takes the checked fields (an id as its exact literal) from here.
+   */
+  readonly shape: UncheckedNewPlant;
+
   constructor(body: JsonObject) {
+    this.shape = checkNewPlantShape(body, numberLiteral);
     this.id = own(body, 'id');
     this.name = own(body, 'name');
     this.tag = own(body, 'tag');

@@ -25,8 +25,8 @@ import {
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import { RequireScope } from '../auth/require-scope.decorator.js';
-import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { CREATE_PLANT, GET_PLANT, LIST_PLANTS } from '../di-tokens.js';
+import { CREATE_PLANT, GET_PLANT, LIST_PLANTS } from '../ports/di-tokens.js';
+import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
 import { ApiFailures, ApiReadFailures } from '../openapi/api-responses.js';
 import { NewPlantSchema, PlantListItemSchema, PlantSchema } from '../openapi/api-schemas.js';
 import { PLANTS_TAG } from '../openapi/openapi-document.js';
@@ -50,7 +50,7 @@ export class PlantsController {
     @Inject(CREATE_PLANT) private readonly createPlant: CreatePlant,
     @Inject(GET_PLANT) private readonly getPlant: GetPlant,
     @Inject(LIST_PLANTS) private readonly listPlants: ListPlants,
-    private readonly metrics: PlantStoreMetrics,
+    @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {}
 
   /** 200 for a new plant and for an identical retry alike (docs/http-api.md#duplicate-ids). */
@@ -198,10 +198,10 @@ export class PlantsController {
   private async countedCreate(plant: Plant, principal: Principal): Promise<CreatePlantResult> {
     try {
       const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
-      this.metrics.plantOutcome(result.outcome);
+      this.events.plantOutcome(result.outcome);
       return result;
     } catch (error) {
-      if (error instanceof PlantConflictError) this.metrics.plantOutcome('conflict');
+      if (error instanceof PlantConflictError) this.events.plantOutcome('conflict');
       throw error;
     }
   }

@@ -2,11 +2,11 @@ import { Catch, Logger, NotFoundException, type ArgumentsHost, type ExceptionFil
 import { StorageUnavailableError } from '@plantstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteTemplates } from '../http/route-templates.js';
-import { logCause } from '../observability/log-cause.js';
-import { PlantStoreMetrics } from '../observability/plant-store-metrics.js';
-import { sendError } from './error-reply.js';
-import { Failures, type Failure } from './failures.js';
-import { toErrorResponse } from './to-error-response.js';
+import { logCause } from '../logging/log-cause.js';
+import type { HttpEvents } from '../ports/http-events.js';
+import { sendError } from '../errors/error-reply.js';
+import { Failures, type Failure } from '../errors/failures.js';
+import { toErrorResponse } from '../errors/to-error-response.js';
 
 /** Every failure, whoever raised it, leaves as `{error, message}` with a catalogued code. */
 @Catch()
@@ -15,7 +15,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   constructor(
     private readonly routes: RouteTemplates,
-    private readonly metrics: PlantStoreMetrics,
+    private readonly events: HttpEvents,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -26,11 +26,11 @@ export class ErrorFilter implements ExceptionFilter {
     const { failure, unexpected } =
       notAllowed === undefined ? toErrorResponse(exception) : { failure: notAllowed, unexpected: false };
     if (exception instanceof StorageUnavailableError) {
-      this.metrics.databaseUnavailable();
+      this.events.databaseUnavailable();
       logCause(request, exception.reason ?? 'database unavailable');
     }
     if (unexpected) {
-      this.metrics.internalError();
+      this.events.internalError();
       this.logger.error(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'} failed`,
         exception instanceof Error ? exception.stack : String(exception),

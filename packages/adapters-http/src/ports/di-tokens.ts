@@ -1,5 +1,5 @@
-import type { OutboxStatus } from './observability/outbox-status.js';
-import type { LimiterStorage } from './limits/limiter-storage.js';
+import type { OutboxStatus } from './outbox-status.js';
+import type { LimiterStorage } from './limiter-storage.js';
 
 /** DI tokens for what the composition root provides to the HTTP adapter. */
 export const CREATE_PLANT = Symbol('CreatePlant');

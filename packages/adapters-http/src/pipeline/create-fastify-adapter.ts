@@ -1,11 +1,11 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { LogController, type FastifyReply } from 'fastify';
-import type { PinoLogger } from '../observability/pino-logger.js';
+import type { PinoLogger } from '../logging/pino-logger.js';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
-import { requestIdFrom } from '../observability/request-id.js';
+import { requestIdFrom } from '../logging/request-id.js';
 import { routeEmptyPlantId } from '../plants/empty-plant-id.js';
-import { clientErrorHandler, refuseConnect } from './client-error-handler.js';
+import { clientErrorHandler, refuseConnect } from '../http/client-error-handler.js';
 
 export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
@@ -65,14 +65,6 @@ export function createFastifyAdapter(
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
   fastify.server.maxConnections = timeouts.maxConnections;
   fastify.server.on('connect', refuseConnect);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    // Node's parser also reads `HTTP/2.0` (and 0.9) request lines: a version this server does not speak is refused.
-    if (request.raw.httpVersionMajor !== 1)
-      return sendError(reply, Failures.httpVersionNotSupported, { closeConnection: true });
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
-    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();
-    sendError(reply, Failures.missingHost, { closeConnection: true });
-  });
   // Node answers an Expect other than 100-continue with an empty 417; RFC 9110 §10.1.1 lets a
   // server ignore the expectation instead, so the request is served as usual.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));

@@ -2,11 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import type { Lifecycle } from '../health/lifecycle.js';
-import { logCause } from './log-cause.js';
-import { LogSampler } from './log-sampler.js';
-import type { PinoLogger } from './pino-logger.js';
-import type { PlantStoreMetrics } from './plant-store-metrics.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { logCause } from '../logging/log-cause.js';
+import { LogSampler } from '../logging/log-sampler.js';
+import type { PinoLogger } from '../logging/pino-logger.js';
+import type { HttpEvents } from '../ports/http-events.js';
+import { REQUEST_ID_HEADER } from '../logging/request-id.js';
+
+/** Request lines and headers this server does not serve, refused before routing. */
+export function refuseUnspokenFraming(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // Node's parser also reads `HTTP/2.0` (and 0.9) request lines: a version this server does not speak is refused.
+    if (request.raw.httpVersionMajor !== 1)
+      return sendError(reply, Failures.httpVersionNotSupported, { closeConnection: true });
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed.
+    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return done();
+    sendError(reply, Failures.missingHost, { closeConnection: true });
+  });
+}
 
 /**
  * Per request: echo the request id, refuse new work while draining (and close connections
@@ -15,7 +27,7 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  * and the duration metric. Headers and the query string are never logged: the query could
  * carry a token.
  */
-export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStoreMetrics, lifecycle: Lifecycle): void {
+export function installRequestHooks(fastify: FastifyInstance, events: HttpEvents, lifecycle: Lifecycle): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     if (!lifecycle.isDraining) return done();
@@ -32,7 +44,7 @@ export function installRequestHooks(fastify: FastifyInstance, metrics: PlantStor
   const throttledLines = new LogSampler();
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    events.requestCompleted(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     const level = reply.statusCode >= 500 ? 'error' : 'info';
     // Below LOG_LEVEL the line is dropped anyway: skip building it (and testing the route) for every request.
     // request.log is a child of the pino logger given to Fastify (createFastifyAdapter).

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AnswerCuttingProxy } from '../../../test-support/answer-cutting-proxy.js';
+import { TcpProxy } from '../../../test-support/tcp-proxy.js';
 import {
   createToken,
   freePort,
@@ -138,13 +138,14 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
     async (_, when) => {
       const port = await freePort();
       server = await start(port);
-      const proxy = new AnswerCuttingProxy(port, when, () => server!.stop('SIGKILL'));
-      const proxyPort = await proxy.listen();
+      const proxy = new TcpProxy({ host: '127.0.0.1', port });
+      await proxy.open();
+      const crashed = proxy.cutNextExchange(when, () => server!.stop('SIGKILL'));
       try {
-        const client = new PlantStoreClient({ baseUrl: `http://127.0.0.1:${proxyPort}`, token, retry: PATIENT });
+        const client = new PlantStoreClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token, retry: PATIENT });
         const id = when === 'after-answer' ? 9_100_000_000_000_000_001n : 9_100_000_000_000_000_002n;
         const call = client.createPlant({ id, name: `survivor ${when}` }, { deadline: Date.now() + 90_000 });
-        await proxy.crashed;
+        await crashed;
         server = await start(port);
         expect(await call).toEqual({ name: `survivor ${when}` });
         await server.stop();

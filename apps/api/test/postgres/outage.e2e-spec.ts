@@ -2,7 +2,7 @@ import type { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres, E2E_DATABASE_PREFIX, type TestDatabase } from '../support/engines.js';
 import { getVia, keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
 import { createTokenWithCli, freePort, startServerProcess, type ServerProcess } from '../support/processes.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { TcpProxy } from '../../../../test-support/tcp-proxy.js';
 
 const UNAVAILABLE = { error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' };
 const NOT_READY = { error: 50301, message: 'The service is temporarily unavailable; retry shortly.' };

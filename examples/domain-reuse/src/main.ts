@@ -9,6 +9,7 @@ import {
   DomainError,
   IssueToken,
   Plant,
+  PlantConflictError,
   PlantValidationError,
   systemClock,
   webCryptoTokenSecrets,
@@ -29,12 +30,19 @@ const createPlant = new CreatePlant(new MapPlantRepository(), systemClock);
 
 async function create(record: Record<string, unknown>): Promise<void> {
   try {
-    const { outcome, plant } = await createPlant.execute({ plant: parsePlant(record) });
-    console.log(`${outcome} ${JSON.stringify(plant)}`);
+    const requested = parsePlant(record);
+    // A conflict is an outcome like a replay, not an exception; this app reports it as a refusal.
+    const { outcome, plant } = await createPlant.execute({ plant: requested });
+    if (outcome === 'conflict') refused(new PlantConflictError(requested.id));
+    else console.log(`${outcome} ${JSON.stringify(plant)}`);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    console.log(`refused ${error.code}: ${error.message}`);
+    refused(error);
   }
+}
+
+function refused(error: DomainError): void {
+  console.log(`refused ${error.code}: ${error.message}`);
 }
 
 await create({ id: 9007199254740993n, name: 'Monstera', tag: 'Araceae' });

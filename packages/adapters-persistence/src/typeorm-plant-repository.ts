@@ -1,4 +1,5 @@
 import {
+  insertFirstOfEachId,
   Plant,
   PlantId,
   type InsertOutcome,
@@ -103,28 +104,15 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
   }
 
   /**
-   * A group commit's batch: each id is written once, by its first request; a later request
-   * for the same id is answered against what the first one stored (arrival order decides).
+   * A group commit's batch, by the domain's duplicate-id rule: each id is written once, by its
+   * first request; a later request for it is answered against what the first one left.
    */
-  private async insertRequests(batch: readonly NewPlant[]): Promise<Settled[]> {
-    const firstIndex = new Map<string, number>();
-    const distinct: NewPlant[] = [];
-    for (const request of batch) {
-      const key = request.plant.id.toString();
-      if (!firstIndex.has(key)) {
-        firstIndex.set(key, distinct.length);
-        distinct.push(request);
-      }
-    }
-    const outcomes = await this.insertOrFindEachAlone(distinct);
-    return batch.map((request) => {
-      const index = firstIndex.get(request.plant.id.toString())!;
-      const first = outcomes[index]!;
-      if (distinct[index] === request) return first;
-      return first.status === 'fulfilled' && first.value.inserted
-        ? fulfilled({ inserted: false, existing: distinct[index]!.plant })
-        : first;
-    });
+  private insertRequests(batch: readonly NewPlant[]): Promise<Settled[]> {
+    return insertFirstOfEachId(
+      batch,
+      (request) => request.plant,
+      (firsts) => this.insertOrFindEachAlone(firsts),
+    );
   }
 
   /**

@@ -33,6 +33,8 @@ export type {
   PlantRepository,
 } from './plants/plant-repository.js';
 export type { PlantPageRequest, PlantReader } from './plants/plant-reader.js';
+// Plants: the duplicate-id rule (for repositories that batch creates, and other drivers)
+export { insertFirstOfEachId, settleCreate, type CreateOutcome, type SettledCreate } from './plants/duplicate-ids.js';
 // Plants: use cases
 export { CreatePlant, type CreatePlantCommand, type CreatePlantResult } from './plants/create-plant.js';
 export {
@@ -45,7 +47,7 @@ export {
   type ImportTotals,
 } from './plants/import-plants.js';
 export { ExportPlants } from './plants/export-plants.js';
-export { GetPlant } from './plants/get-plant.js';
+export { GetPlant, type GetPlantResult } from './plants/get-plant.js';
 export { ListPlants, type PlantPage } from './plants/list-plants.js';
 
 // Tokens: rules
@@ -71,4 +73,4 @@ export {
   type AuthenticationResult,
 } from './tokens/authenticate-token.js';
 export { checkTokenRequest, IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
-export { ListTokens, RevokeToken } from './tokens/manage-tokens.js';
+export { ListTokens, RevokeToken, type RevokeTokenResult } from './tokens/manage-tokens.js';

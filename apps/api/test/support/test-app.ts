@@ -114,7 +114,10 @@ async function launch(
       issuedTokens.push(issued.plaintext);
       return { id: issued.token.id, token: issued.plaintext };
     },
-    revokeToken: (id) => new RevokeToken(tokens, systemClock).execute(id),
+    async revokeToken(id) {
+      const { outcome } = await new RevokeToken(tokens, systemClock).execute(id);
+      if (outcome !== 'revoked') throw new Error(`no token ${id} to revoke`);
+    },
     plants: () => dataSource.query('SELECT CAST(id AS TEXT) AS id, name, tag FROM plant ORDER BY id'),
     async close() {
       try {

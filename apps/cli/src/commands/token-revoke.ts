@@ -41,7 +41,8 @@ export const tokenRevoke: Command = {
         printLines(`Token ${id} was already revoked at ${formatTime(token.revokedAt)}; nothing changed.`);
         return;
       }
-      await store.revokeToken.execute(id);
+      const { outcome } = await store.revokeToken.execute(id);
+      if (outcome === 'not-found') throw new TokenNotFoundError(id);
       printLines(`Revoked token ${id}. Running servers refuse it within ${REVOCATION_BOUND_SECONDS} s.`);
     };
   },

@@ -12,10 +12,10 @@ import {
 } from '@nestjs/swagger';
 import {
   PlantConflictError,
+  PlantNotFoundError,
   PlantPageQuery,
   PlantTag,
   type CreatePlant,
-  type CreatePlantResult,
   type GetPlant,
   type ListPlants,
   type Plant,
@@ -79,8 +79,11 @@ export class PlantsController {
   })
   @ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503, 505)
   async create(@NewPlantBody() plant: Plant, @CurrentPrincipal() principal: Principal): Promise<PlantResponse> {
-    const result = await this.countedCreate(plant, principal);
-    return toPlantResponse(result.plant);
+    const { outcome, plant: stored } = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
+    this.events.plantOutcome(outcome);
+    // The error filter answers a conflict with the catalogued 409, as it answers every failure.
+    if (outcome === 'conflict') throw new PlantConflictError(plant.id);
+    return toPlantResponse(stored);
   }
 
   /** The body is the create's answer; ids in the list are exact JSON numbers (plant-representation.ts). */
@@ -187,22 +190,12 @@ export class PlantsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const body = plantBody(await this.getPlant.execute(id));
+    const found = await this.getPlant.execute(id);
+    if (found.outcome === 'not-found') throw new PlantNotFoundError(id);
+    const body = plantBody(found.plant);
     const etag = strongEtag(body);
     void reply.header('etag', etag);
     if (matchesIfNoneMatch(ifNoneMatch, etag)) await reply.code(304).send();
     else await reply.code(200).header('content-type', JSON_UTF8).send(body);
-  }
-
-  /** Every outcome of a create is counted here: created, replayed, or a conflict (which the error filter answers). */
-  private async countedCreate(plant: Plant, principal: Principal): Promise<CreatePlantResult> {
-    try {
-      const result = await this.createPlant.execute({ plant, createdByTokenId: principal.tokenId });
-      this.events.plantOutcome(result.outcome);
-      return result;
-    } catch (error) {
-      if (error instanceof PlantConflictError) this.events.plantOutcome('conflict');
-      throw error;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../common/clock.js';
-import { PlantConflictError } from './plant-errors.js';
+import { settleCreate, type SettledCreate } from './duplicate-ids.js';
 import type { PlantRepository } from './plant-repository.js';
 import { Plant } from './plant.js';
 
@@ -9,11 +9,12 @@ export interface CreatePlantCommand {
   readonly createdByTokenId?: string | undefined;
 }
 
-export interface CreatePlantResult {
-  readonly plant: Plant;
-  /** `replayed`: the same plant was already stored (a retried request); nothing was written. */
-  readonly outcome: 'created' | 'replayed';
-}
+/**
+ * `created`: the plant is stored. `replayed`: the same plant was already stored (a retried
+ * request). `conflict`: the id is stored with another name or tag. Only `created` writes;
+ * `plant` is what the store holds for the id in every case.
+ */
+export type CreatePlantResult = SettledCreate;
 
 /** Creates a plant. The client-chosen id is a natural key, so a retry is safe. */
 export class CreatePlant {
@@ -23,9 +24,8 @@ export class CreatePlant {
   ) {}
 
   /**
-   * Stores the plant, or finds it already stored with the same name and tag (`replayed`:
-   * the stored plant is returned and nothing is written).
-   * @throws {PlantConflictError} the id is stored with another name or tag; nothing is written.
+   * Stores the plant unless its id is taken. Every outcome the store can decide (created,
+   * replayed, conflict) is the result; only failures are thrown.
    * @throws {StorageUnavailableError} the repository cannot reach its store (from the port, unchanged).
    * @throws {TypeError} `command.plant` is not a Plant (parse input with `Plant.parse` first).
    */
@@ -34,12 +34,10 @@ export class CreatePlant {
     // Type-checked callers cannot get here; plain JavaScript callers can.
     if (!(plant instanceof Plant))
       throw new TypeError('CreatePlant takes a Plant: parse the input with Plant.parse first');
-    const result = await this.plants.insertIfAbsent(plant, {
+    const insert = await this.plants.insertIfAbsent(plant, {
       createdByTokenId: command.createdByTokenId,
       createdAt: this.clock.now(),
     });
-    if (result.inserted) return { plant, outcome: 'created' };
-    if (result.existing.hasSameContentAs(plant)) return { plant: result.existing, outcome: 'replayed' };
-    throw new PlantConflictError(plant.id);
+    return settleCreate(plant, insert);
   }
 }

@@ -1,19 +1,21 @@
-import { PlantNotFoundError } from './plant-errors.js';
 import type { PlantId } from './plant-id.js';
 import type { PlantReader } from './plant-reader.js';
 import type { Plant } from './plant.js';
+
+/** `found` with the stored plant, or `not-found`: no plant has the id. */
+export type GetPlantResult =
+  { readonly outcome: 'found'; readonly plant: Plant } | { readonly outcome: 'not-found'; readonly id: PlantId };
 
 /** Reads one plant by its id. */
 export class GetPlant {
   constructor(private readonly plants: PlantReader) {}
 
   /**
-   * @throws {PlantNotFoundError} no plant has this id.
+   * A missing plant is an outcome, not an error.
    * @throws {StorageUnavailableError} the reader cannot reach its store (from the port, unchanged).
    */
-  async execute(id: PlantId): Promise<Plant> {
+  async execute(id: PlantId): Promise<GetPlantResult> {
     const plant = await this.plants.findById(id);
-    if (plant === undefined) throw new PlantNotFoundError(id);
-    return plant;
+    return plant === undefined ? { outcome: 'not-found', id } : { outcome: 'found', plant };
   }
 }

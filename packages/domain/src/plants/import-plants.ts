@@ -1,7 +1,8 @@
 import type { Clock } from '../common/clock.js';
 import type { UncheckedNewPlant } from './new-plant-shape.js';
+import { insertFirstOfEachId, settleCreate } from './duplicate-ids.js';
 import { PlantConflictError, PlantValidationError } from './plant-errors.js';
-import type { PlantBatchRepository } from './plant-repository.js';
+import type { InsertOutcome, PlantBatchRepository, PlantProvenance } from './plant-repository.js';
 import { Plant, type NewPlantInput } from './plant.js';
 
 /**
@@ -121,36 +122,36 @@ export class ImportPlants {
     totals: Mutable<ImportTotals>,
     listener: ImportListener<S>,
   ): Promise<void> {
-    // The first line of an id goes to the database; later lines of the same batch compare with what it stored.
-    const firstOfId = new Map<string, Plant>();
-    for (const { plant } of batch) if (!firstOfId.has(plant.id.toString())) firstOfId.set(plant.id.toString(), plant);
-    const candidates = [...firstOfId.values()];
-    const outcomes = await this.plants.insertAllIfAbsent(candidates, {
-      createdByTokenId: undefined,
-      createdAt: this.clock.now(),
-    });
-    const stored = new Map<string, { plant: Plant; inserted: boolean }>();
-    candidates.forEach((plant, i) => {
-      const outcome = outcomes[i];
-      if (outcome === undefined) throw new Error(`the repository returned no outcome for plant ${plant.id.toString()}`);
-      stored.set(
-        plant.id.toString(),
-        outcome.inserted ? { plant, inserted: true } : { plant: outcome.existing, inserted: false },
-      );
-    });
-
-    for (const { entry, plant } of batch) {
-      const { plant: existing, inserted } = stored.get(plant.id.toString())!;
-      if (inserted && existing === plant) {
-        totals.imported++;
-      } else if (existing.hasSameContentAs(plant)) {
-        totals.replayed++;
-      } else {
+    const provenance = { createdByTokenId: undefined, createdAt: this.clock.now() };
+    const inserts = await insertFirstOfEachId(
+      batch,
+      (valid) => valid.plant,
+      (firsts) => this.insertAll(firsts, provenance),
+    );
+    for (const [i, { entry, plant }] of batch.entries()) {
+      // Every outcome is fulfilled: insertAll throws rather than failing one plant.
+      const insert = inserts[i] as PromiseFulfilledResult<InsertOutcome>;
+      const { outcome } = settleCreate(plant, insert.value);
+      if (outcome === 'created') totals.imported++;
+      else if (outcome === 'replayed') totals.replayed++;
+      else {
         totals.conflicts++;
         await listener.rejected({ entry, reason: 'conflict', message: new PlantConflictError(plant.id).message });
       }
     }
     await listener.batchCommitted({ ...totals });
+  }
+
+  /** One transaction for the batch's distinct ids; it throws rather than failing one plant. */
+  private async insertAll<S>(
+    firsts: readonly Valid<S>[],
+    provenance: PlantProvenance,
+  ): Promise<Array<PromiseFulfilledResult<InsertOutcome>>> {
+    const outcomes = await this.plants.insertAllIfAbsent(
+      firsts.map((valid) => valid.plant),
+      provenance,
+    );
+    return outcomes.map((value) => ({ status: 'fulfilled', value }));
   }
 }
 

@@ -10,7 +10,11 @@ export class PlantValidationError extends DomainError {
   }
 }
 
-/** The id is taken by a plant with another name or tag; the stored plant is unchanged. */
+/**
+ * The id is taken by a plant with another name or tag; the stored plant is unchanged. CreatePlant
+ * answers this as its `conflict` outcome; the error (and its message) is for the adapter that
+ * turns that outcome into a failure, and for ImportPlants' rejections.
+ */
 export class PlantConflictError extends DomainError {
   readonly code = 'PLANT_CONFLICT';
   constructor(readonly id: PlantId) {
@@ -18,7 +22,7 @@ export class PlantConflictError extends DomainError {
   }
 }
 
-/** No plant is stored under the id asked for. */
+/** No plant is stored under the id asked for: GetPlant's `not-found` outcome, as an error for adapters. */
 export class PlantNotFoundError extends DomainError {
   readonly code = 'PLANT_NOT_FOUND';
   constructor(readonly id: PlantId) {

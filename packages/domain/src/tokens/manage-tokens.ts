@@ -1,6 +1,5 @@
 import type { Clock } from '../common/clock.js';
 import type { ApiToken } from './api-token.js';
-import { TokenNotFoundError } from './token-errors.js';
 import type { TokenRepository } from './token-ports.js';
 
 export class ListTokens {
@@ -15,6 +14,11 @@ export class ListTokens {
   }
 }
 
+/** `revoked` (now or earlier), or `not-found`: no token has the id. */
+export interface RevokeTokenResult {
+  readonly outcome: 'revoked' | 'not-found';
+}
+
 export class RevokeToken {
   constructor(
     private readonly tokens: TokenRepository,
@@ -23,12 +27,11 @@ export class RevokeToken {
 
   /**
    * Revokes the token now; revoking it again keeps the first time. Running instances refuse
-   * it within REVOCATION_BOUND_MS.
-   * @throws {TokenNotFoundError} no token has this id.
+   * it within REVOCATION_BOUND_MS. An unknown id is the `not-found` outcome, not an error.
    * @throws {StorageUnavailableError} the token store cannot be reached.
    */
-  async execute(tokenId: string): Promise<void> {
+  async execute(tokenId: string): Promise<RevokeTokenResult> {
     const found = await this.tokens.revoke(tokenId, this.clock.now());
-    if (!found) throw new TokenNotFoundError(tokenId);
+    return { outcome: found ? 'revoked' : 'not-found' };
   }
 }

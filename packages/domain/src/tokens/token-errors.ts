@@ -1,6 +1,6 @@
 import { DomainError } from '../common/errors.js';
 
-/** RevokeToken was given an id no token has. */
+/** No token has the id: RevokeToken's `not-found` outcome, as an error for adapters. */
 export class TokenNotFoundError extends DomainError {
   readonly code = 'TOKEN_NOT_FOUND';
   constructor(readonly tokenId: string) {

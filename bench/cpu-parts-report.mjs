@@ -52,22 +52,23 @@ export function cpuPartsReport({ profiles, runs, reads, connectionCounts }) {
         runs.filter((r) => r.target === name && r.connections === connections),
       );
     const project = at('project');
-    const floor = at('floor');
+    // Beside the project: the stack floor, or the project with its relay off (BENCH_ONLY=…,quiet).
+    const [otherName, other] = at('floor') ? ['stack floor', at('floor')] : ['relay off', at('quiet')];
     if (!project) continue;
     out.push(
       '',
       `#### POST /plants, ${connections} connections: µs of CPU per create`,
       '',
-      `| part | project | ${floor ? 'stack floor | project − floor |' : ''}`,
-      `|---|---:|${floor ? '---:|---:|' : ''}`,
+      `| part | project | ${other ? `${otherName} | project − ${otherName} |` : ''}`,
+      `|---|---:|${other ? '---:|---:|' : ''}`,
     );
     for (const name of PART_NAMES) {
       const p = project.parts.get(name);
-      const f = floor?.parts.get(name);
-      out.push(`| ${name} | ${fmt(p, 1)} | ${floor ? `${fmt(f, 1)} | ${fmt(p - f, 1)} |` : ''}`);
+      const o = other?.parts.get(name);
+      out.push(`| ${name} | ${fmt(p, 1)} | ${other ? `${fmt(o, 1)} | ${fmt(p - o, 1)} |` : ''}`);
     }
     out.push(
-      `| **total** | **${fmt(project.cpu, 1)}** | ${floor ? `**${fmt(floor.cpu, 1)}** | **${fmt(project.cpu - floor.cpu, 1)}** |` : ''}`,
+      `| **total** | **${fmt(project.cpu, 1)}** | ${other ? `**${fmt(other.cpu, 1)}** | **${fmt(project.cpu - other.cpu, 1)}** |` : ''}`,
     );
   }
   const read =

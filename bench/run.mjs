@@ -62,8 +62,10 @@ const ONLY = new Set(
     .map((name) => name.trim())
     .flatMap((name) => (name === 'baseline' ? ['request', 'group'] : [name])),
 );
-if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group', 'floor'].includes(name))) {
-  console.error('bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group), floor');
+if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group', 'floor', 'quiet'].includes(name))) {
+  console.error(
+    'bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group), floor, quiet',
+  );
   process.exit(2);
 }
 // Another checkout of this repository, built: its server runs as one more target ("before"),
@@ -568,6 +570,16 @@ async function main() {
       env: { LOG_LEVEL, NATS_URL },
     },
     {
+      // Only when asked for (BENCH_ONLY=…,quiet): the project with its relay off, beside one
+      // publishing to BENCH_NATS_URL, for what the relay costs per create.
+      name: 'quiet',
+      label: 'project, relay off',
+      root: ROOT,
+      script: join(ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL: '' },
+    },
+    {
       name: 'request',
       label: 'bare, commit per request',
       script: baselineScript,
@@ -593,7 +605,7 @@ async function main() {
   ].filter((target) => ONLY.has(target.name));
   for (const target of targets) {
     target.tmp = tmp;
-    if (PROFILE && (target.name === 'project' || target.name === 'floor')) {
+    if (PROFILE && ['project', 'floor', 'quiet'].includes(target.name)) {
       target.profileDir = join(tmp, `profile-${target.name}`);
       target.nodeArgs = [...target.nodeArgs, '--cpu-prof', `--cpu-prof-dir=${target.profileDir}`];
     }

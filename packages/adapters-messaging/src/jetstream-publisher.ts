@@ -1,5 +1,5 @@
-import { jetstream, jetstreamManager, StorageType, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { connect, createInbox, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { PlantCreated } from '@plantstore/domain';
 import { DUPLICATE_WINDOW_MS, PLANT_CREATED_SUBJECT, PLANT_EVENTS_STREAM } from './plant-events-stream.js';
 
@@ -25,18 +25,23 @@ export interface PublishReport {
  * once (its messages went into a dead socket; no acknowledgement will come), a publish while it
  * is down fails at once, and `onReconnect` listeners hear when it is back, so the relay retries
  * then instead of waiting out PUBLISH_TIMEOUT_MS or its backoff.
+ *
+ * A batch is pipelined: every message goes out at once with a reply subject under one inbox
+ * of this publisher, one subscription hears every acknowledgement, and one timer bounds the
+ * batch. (The JetStream client's publish makes a promise, a timer and a request per message:
+ * most of the relay's cost per event.)
  */
 export class JetStreamPlantCreatedPublisher {
   private streamReady = false;
   private connected = true;
-  /** Rejects the publishes in flight; called when the connection drops. */
-  private readonly inFlight = new Set<(error: Error) => void>();
+  /** The batches waiting for acknowledgements, by their reply prefix. */
+  private readonly inFlight = new Map<string, AckCollector>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly ackInbox = createInbox();
+  private batches = 0;
 
-  private constructor(
-    private readonly connection: NatsConnection,
-    private readonly client: JetStreamClient,
-  ) {
+  private constructor(private readonly connection: NatsConnection) {
+    connection.subscribe(`${this.ackInbox}.>`, { callback: (_error, msg) => this.onAck(msg) });
     void this.followStatus();
   }
 
@@ -51,7 +56,7 @@ export class JetStreamPlantCreatedPublisher {
         if (status.type === 'disconnect') {
           this.connected = false;
           const lost = new Error(`NATS connection to ${status.server} lost`);
-          for (const reject of this.inFlight) reject(lost);
+          for (const collector of this.inFlight.values()) collector.fail(lost);
         } else if (status.type === 'reconnect') {
           this.connected = true;
           for (const listener of this.reconnectListeners) listener();
@@ -76,10 +81,7 @@ export class JetStreamPlantCreatedPublisher {
       maxReconnectAttempts: -1,
       reconnectTimeWait: RECONNECT_WAIT_MS,
     });
-    const publisher = new JetStreamPlantCreatedPublisher(
-      connection,
-      jetstream(connection, { timeout: PUBLISH_TIMEOUT_MS }),
-    );
+    const publisher = new JetStreamPlantCreatedPublisher(connection);
     // Made at once, so consumers can subscribe before the first plant; if it fails, the first publish tries again.
     await publisher.ensureStream().catch(() => undefined);
     return publisher;
@@ -88,32 +90,54 @@ export class JetStreamPlantCreatedPublisher {
   /** Resolves once JetStream acknowledged every event; rejects if any was not acknowledged. */
   async publish(events: readonly PlantCreated[]): Promise<PublishReport> {
     if (!this.connected) throw new Error('NATS connection is down; publishing when it is back');
-    let reject: (error: Error) => void = () => undefined;
-    const lost = new Promise<never>((_resolve, fail) => (reject = fail));
-    this.inFlight.add(reject);
     try {
-      if (!this.streamReady) await Promise.race([this.ensureStream(), lost]);
-      // Sent together on one connection: the server stores them in this order.
-      const acks = await Promise.race([
-        Promise.all(
-          events.map((event) =>
-            this.client.publish(PLANT_CREATED_SUBJECT, JSON.stringify(event), {
-              msgID: event.eventId,
-              timeout: PUBLISH_TIMEOUT_MS,
-            }),
-          ),
-        ),
-        lost,
-      ]);
-      const duplicates = acks.filter((ack) => ack.duplicate).length;
-      return { stored: acks.length - duplicates, duplicates };
+      if (!this.streamReady) await this.ensureStream();
+      return await this.publishBatch(events);
     } catch (error) {
       // The stream may have been deleted, or NATS restarted without its store: check it again next time.
       this.streamReady = false;
       throw error;
-    } finally {
-      this.inFlight.delete(reject);
     }
+  }
+
+  private publishBatch(events: readonly PlantCreated[]): Promise<PublishReport> {
+    if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
+    const prefix = `${this.ackInbox}.${++this.batches}`;
+    const collector = new AckCollector(events.length);
+    this.inFlight.set(prefix, collector);
+    const timer = setTimeout(
+      () => collector.fail(new Error(`JetStream did not acknowledge within ${PUBLISH_TIMEOUT_MS} ms`)),
+      PUBLISH_TIMEOUT_MS,
+    );
+    // Sent together on one connection: the server stores them in this order.
+    events.forEach((event, i) => {
+      const headersOfEvent = headers();
+      headersOfEvent.set('Nats-Msg-Id', event.eventId);
+      this.connection.publish(PLANT_CREATED_SUBJECT, JSON.stringify(event), {
+        reply: `${prefix}.${i}`,
+        headers: headersOfEvent,
+      });
+    });
+    return collector.report.finally(() => {
+      clearTimeout(timer);
+      this.inFlight.delete(prefix);
+    });
+  }
+
+  /** One acknowledgement, `<inbox>.<batch>.<index>`: JetStream's PubAck, or a status when nothing stored it. */
+  private onAck(msg: Msg): void {
+    const prefix = msg.subject.slice(0, msg.subject.lastIndexOf('.'));
+    const collector = this.inFlight.get(prefix);
+    if (collector === undefined) return; // a batch that already failed or timed out
+    if (msg.headers?.hasError) {
+      collector.fail(
+        new Error(`no stream stored ${PLANT_CREATED_SUBJECT}: ${msg.headers.code} ${msg.headers.description}`),
+      );
+      return;
+    }
+    const ack = msg.json<PubAck>();
+    if (ack.error !== undefined) collector.fail(new Error(`JetStream refused an event: ${ack.error.description}`));
+    else collector.acknowledged(ack.duplicate === true);
   }
 
   async close(): Promise<void> {
@@ -133,5 +157,36 @@ export class JetStreamPlantCreatedPublisher {
       });
     }
     this.streamReady = true;
+  }
+}
+
+/** JetStream's answer to a publish. */
+interface PubAck {
+  readonly stream?: string;
+  readonly seq?: number;
+  readonly duplicate?: boolean;
+  readonly error?: { readonly code: number; readonly description: string };
+}
+
+/** Counts one batch's acknowledgements; settles once, when all are in or the first failure comes. */
+class AckCollector {
+  readonly report: Promise<PublishReport>;
+  private settle!: { resolve: (report: PublishReport) => void; reject: (error: Error) => void };
+  private received = 0;
+  private duplicates = 0;
+
+  constructor(private readonly expected: number) {
+    this.report = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  acknowledged(duplicate: boolean): void {
+    this.received++;
+    if (duplicate) this.duplicates++;
+    if (this.received === this.expected)
+      this.settle.resolve({ stored: this.expected - this.duplicates, duplicates: this.duplicates });
+  }
+
+  fail(error: Error): void {
+    this.settle.reject(error);
   }
 }

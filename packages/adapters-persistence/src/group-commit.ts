@@ -7,6 +7,9 @@ interface Waiter<Item, Result> {
   readonly reject: (error: unknown) => void;
 }
 
+/** Names what an item is about; two items of one key are never flushed at the same time. */
+export type KeyOf<Item> = (item: Item) => string;
+
 /**
  * A group commit: items submitted while a flush is in flight wait and go to the next flush
  * together, so many callers share one write (and one disk flush) while each caller is still
@@ -17,9 +20,14 @@ interface Waiter<Item, Result> {
  * one connection), more where a store commits on several connections in parallel (PostgreSQL's
  * pool), so that a commit's round trip does not idle every other connection. A flush that
  * throws fails every waiter of its batch, and the next batch still runs.
+ *
+ * With `keyOf`, flushes in parallel never share a key: an item whose key is in a flush in flight
+ * waits for that flush, and items of one key reach the flushes in submission order, so the
+ * earlier of two writes of a key is always the one that commits first.
  */
 export class GroupCommit<Item, Result> {
-  private readonly queue: Array<Waiter<Item, Result>> = [];
+  private queue: Array<Waiter<Item, Result>> = [];
+  private readonly keysInFlight = new Set<string>();
   private flushesInFlight = 0;
   private startScheduled = false;
 
@@ -27,6 +35,7 @@ export class GroupCommit<Item, Result> {
     private readonly flush: FlushBatch<Item, Result>,
     private readonly maxBatch: number,
     private readonly maxFlushesInFlight = 1,
+    private readonly keyOf?: KeyOf<Item>,
   ) {
     if (!Number.isSafeInteger(maxBatch) || maxBatch < 1)
       throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
@@ -50,13 +59,30 @@ export class GroupCommit<Item, Result> {
   /** Starts batches while there are items and room; a finished flush starts the next at once. */
   private startFlushes(): void {
     while (this.queue.length > 0 && this.flushesInFlight < this.maxFlushesInFlight) {
-      const batch = this.queue.splice(0, this.maxBatch);
+      const batch = this.takeBatch();
+      if (batch.length === 0) return; // every waiting item's key is in flight: its flush starts the next
+      const keys = this.keyOf === undefined ? [] : batch.map((waiter) => this.keyOf!(waiter.item));
+      for (const key of keys) this.keysInFlight.add(key);
       this.flushesInFlight++;
       void this.flushBatch(batch).finally(() => {
+        for (const key of keys) this.keysInFlight.delete(key);
         this.flushesInFlight--;
         this.startFlushes();
       });
     }
+  }
+
+  /** The next batch in submission order, passing over items whose key a flush in flight holds. */
+  private takeBatch(): Array<Waiter<Item, Result>> {
+    if (this.keyOf === undefined || this.keysInFlight.size === 0) return this.queue.splice(0, this.maxBatch);
+    const batch: Array<Waiter<Item, Result>> = [];
+    const waiting: Array<Waiter<Item, Result>> = [];
+    for (const waiter of this.queue) {
+      if (batch.length < this.maxBatch && !this.keysInFlight.has(this.keyOf(waiter.item))) batch.push(waiter);
+      else waiting.push(waiter);
+    }
+    this.queue = waiting;
+    return batch;
   }
 
   private async flushBatch(batch: ReadonlyArray<Waiter<Item, Result>>): Promise<void> {

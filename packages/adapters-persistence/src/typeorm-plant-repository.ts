@@ -22,13 +22,14 @@ export const MAX_ROWS_PER_STATEMENT = 6000;
 /** Ids of one batched lookup (GET /plants/{id} of one event-loop turn). */
 const MAX_IDS_PER_READ = 500;
 /**
- * PostgreSQL: batched lookups run at once, each on a pooled connection of its own, so one
- * round trip does not hold every waiting read; the rest of the pool serves the writes, token
- * lookups and the relay. SQLite has one connection: its batches take turns. Insert batches
- * always take turns: two in flight could let a later request for an id commit before an
- * earlier one, and the first request for an id must win.
+ * PostgreSQL: batches run at once, each on a pooled connection of its own, so one commit's
+ * round trip does not hold every waiting request; the rest of the pool serves the token
+ * lookups and the relay. Insert batches in flight never share an id (the group commit's key),
+ * so the first request for an id is still the first to commit. SQLite has one connection:
+ * its batches take turns.
  */
 const PG_LOOKUPS_IN_FLIGHT = 4;
+const PG_INSERTS_IN_FLIGHT = 4;
 
 interface NewPlant {
   readonly plant: Plant;
@@ -59,10 +60,19 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
   ) {
     this.sql = plantSqlFor(engineOf(dataSource));
     this.lockWaitMs = lockWaitOf(dataSource);
-    this.singles = new GroupCommit((batch) => this.insertRequests(batch), maxBatch);
+    this.singles = new GroupCommit(
+      (batch) => this.insertRequests(batch),
+      maxBatch,
+      batchesInFlight(dataSource, PG_INSERTS_IN_FLIGHT),
+      (request) => request.plant.id.toString(),
+    );
     // Reads batch the same way: the lookups of one turn are one SELECT, so a busy reader pays
     // TypeORM's per-query cost once per turn rather than once per request.
-    this.lookups = new GroupCommit((ids) => this.findByIds(ids), MAX_IDS_PER_READ, lookupsInFlight(dataSource));
+    this.lookups = new GroupCommit(
+      (ids) => this.findByIds(ids),
+      MAX_IDS_PER_READ,
+      batchesInFlight(dataSource, PG_LOOKUPS_IN_FLIGHT),
+    );
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
@@ -192,9 +202,9 @@ function rejected(reason: unknown): Settled {
   return { status: 'rejected', reason };
 }
 
-function lookupsInFlight(dataSource: DataSource): number {
+function batchesInFlight(dataSource: DataSource, onPostgres: number): number {
   if (engineOf(dataSource) !== 'postgres') return 1;
-  // A pool of one or two still leaves a connection to the other queries.
+  // A small pool still leaves a connection to the other queries.
   const poolSize = (dataSource.options as { poolSize?: number }).poolSize ?? 10;
-  return Math.max(1, Math.min(PG_LOOKUPS_IN_FLIGHT, poolSize - 1));
+  return Math.max(1, Math.min(onPostgres, poolSize - 1));
 }

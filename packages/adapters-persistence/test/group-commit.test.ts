@@ -183,6 +183,59 @@ describe('GroupCommit', () => {
     expect(results.map((r) => r.value)).toEqual(['done a', 'done b', 'done c', 'done d', 'done e']);
   });
 
+  describe('with a key per item', () => {
+    const firstLetter = (item: string) => item[0]!;
+
+    it('never writes one key in two flushes at once: the later item waits for the flush holding its key', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 2, 2, firstLetter);
+      const results = watch(['a1', 'b1', 'a2', 'c1'].map((item) => commit.submit(item)));
+      await turn();
+      // a2 is passed over while a1's flush is in flight; c1, of a free key, is written beside it.
+      expect(fake.batches).toEqual([['a1', 'b1'], ['c1']]);
+      fake.succeedNewest();
+      await turn();
+      expect(fake.batches).toHaveLength(2);
+      fake.succeed();
+      await turn();
+      expect(fake.batches).toEqual([['a1', 'b1'], ['c1'], ['a2']]);
+      fake.succeed();
+      await turn();
+      expect(results.map((r) => r.value)).toEqual(['done a1', 'done b1', 'done a2', 'done c1']);
+    });
+
+    it('keeps the items of one key in submission order while they wait', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 10, 2, firstLetter);
+      const first = commit.submit('a1');
+      await turn();
+      const later = ['a2', 'b1', 'a3'].map((item) => commit.submit(item));
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['b1']]);
+      fake.succeed();
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['b1'], ['a2', 'a3']]);
+      fake.succeed();
+      fake.succeed();
+      await expect(Promise.all([first, ...later])).resolves.toEqual(['done a1', 'done a2', 'done b1', 'done a3']);
+    });
+
+    it('frees a key when its flush fails', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 10, 2, firstLetter);
+      const first = commit.submit('a1').catch((error: Error) => error.message);
+      await turn();
+      const second = commit.submit('a2');
+      await turn();
+      expect(fake.batches).toEqual([['a1']]);
+      fake.fail(new Error('disk gone'));
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['a2']]);
+      fake.succeed();
+      await expect(Promise.all([first, second])).resolves.toEqual(['disk gone', 'done a2']);
+    });
+  });
+
   it('refuses a number of flushes in flight that could never flush anything', () => {
     expect(() => new GroupCommit(async () => [], 10, 0)).toThrow(
       'maxFlushesInFlight must be a positive integer, not 0',

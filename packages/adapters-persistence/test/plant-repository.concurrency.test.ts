@@ -81,6 +81,35 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
     }
   });
 
+  it('a later request for an id never commits before an earlier one held up by a lock', async () => {
+    const createPlant = createPlantOn(open().dataSource, 2);
+    // Another connection's open transaction holds id 5: the first batch ([5, 7]) waits for it.
+    const blocker = await open().store.open();
+    const runner = blocker.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query(
+        "INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (5, 'elsewhere', NULL, NULL, '2025-06-01T12:00:00.000Z')",
+      );
+      const settling = Promise.allSettled([
+        createPlant.execute({ plant: { id: '5', name: 'five' } }),
+        createPlant.execute({ plant: { id: '7', name: 'first' } }),
+        createPlant.execute({ plant: { id: '7', name: 'second' } }),
+      ]);
+      // Room for the second batch ([7 'second']) to commit, were it let past the first.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await runner.rollbackTransaction();
+      expect(outcomes(await settling)).toEqual(['created', 'created', 'conflict']);
+      expect(await plantRows(open().dataSource)).toEqual([
+        { id: '5', name: 'five', tag: null },
+        { id: '7', name: 'first', tag: null },
+      ]);
+    } finally {
+      await runner.release();
+      await blocker.destroy();
+    }
+  });
+
   it('fails only the request whose row the database refuses; its neighbours in the batch are stored', async () => {
     const createPlant = createPlantOn(open().dataSource);
     // An unknown token id breaks the plant → api_token foreign key for that row alone.

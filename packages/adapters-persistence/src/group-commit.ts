@@ -7,8 +7,14 @@ interface Waiter<Item, Result> {
   readonly reject: (error: unknown) => void;
 }
 
-/** Names what an item is about; two items of one key are never flushed at the same time. */
-export type KeyOf<Item> = (item: Item) => string;
+export interface GroupCommitOptions<Item> {
+  /** Flushes written at once (1: batches take turns). */
+  readonly maxFlushesInFlight?: number;
+  /** A flush starts beside others in flight only when at least this many items wait (1: any). */
+  readonly minBatchBesideAnother?: number;
+  /** Names what an item is about: two items of one key are never in flushes at the same time. */
+  readonly keyOf?: (item: Item) => string;
+}
 
 /**
  * A group commit: items submitted while a flush is in flight wait and go to the next flush
@@ -21,6 +27,10 @@ export type KeyOf<Item> = (item: Item) => string;
  * pool), so that a commit's round trip does not idle every other connection. A flush that
  * throws fails every waiter of its batch, and the next batch still runs.
  *
+ * A flush beside others in flight costs a statement of its own: with `minBatchBesideAnother`,
+ * a few waiting items wait for a flush to finish instead, so the overlap buys round trips
+ * without shrinking every batch to an item or two when the CPU, not the round trip, is scarce.
+ *
  * With `keyOf`, flushes in parallel never share a key: an item whose key is in a flush in flight
  * waits for that flush, and items of one key reach the flushes in submission order, so the
  * earlier of two writes of a key is always the one that commits first.
@@ -30,17 +40,21 @@ export class GroupCommit<Item, Result> {
   private readonly keysInFlight = new Set<string>();
   private flushesInFlight = 0;
   private startScheduled = false;
+  private readonly maxFlushesInFlight: number;
+  private readonly minBatchBesideAnother: number;
+  private readonly keyOf: ((item: Item) => string) | undefined;
 
   constructor(
     private readonly flush: FlushBatch<Item, Result>,
     private readonly maxBatch: number,
-    private readonly maxFlushesInFlight = 1,
-    private readonly keyOf?: KeyOf<Item>,
+    { maxFlushesInFlight = 1, minBatchBesideAnother = 1, keyOf }: GroupCommitOptions<Item> = {},
   ) {
-    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1)
-      throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
-    if (!Number.isSafeInteger(maxFlushesInFlight) || maxFlushesInFlight < 1)
-      throw new RangeError(`maxFlushesInFlight must be a positive integer, not ${maxFlushesInFlight}`);
+    for (const [name, value] of Object.entries({ maxBatch, maxFlushesInFlight, minBatchBesideAnother }))
+      if (!Number.isSafeInteger(value) || value < 1)
+        throw new RangeError(`${name} must be a positive integer, not ${value}`);
+    this.maxFlushesInFlight = maxFlushesInFlight;
+    this.minBatchBesideAnother = minBatchBesideAnother;
+    this.keyOf = keyOf;
   }
 
   submit(item: Item): Promise<Result> {
@@ -59,9 +73,11 @@ export class GroupCommit<Item, Result> {
   /** Starts batches while there are items and room; a finished flush starts the next at once. */
   private startFlushes(): void {
     while (this.queue.length > 0 && this.flushesInFlight < this.maxFlushesInFlight) {
+      if (this.flushesInFlight > 0 && this.queue.length < this.minBatchBesideAnother) return;
       const batch = this.takeBatch();
       if (batch.length === 0) return; // every waiting item's key is in flight: its flush starts the next
-      const keys = this.keyOf === undefined ? [] : batch.map((waiter) => this.keyOf!(waiter.item));
+      const { keyOf } = this;
+      const keys = keyOf === undefined ? [] : batch.map((waiter) => keyOf(waiter.item));
       for (const key of keys) this.keysInFlight.add(key);
       this.flushesInFlight++;
       void this.flushBatch(batch).finally(() => {
@@ -74,11 +90,12 @@ export class GroupCommit<Item, Result> {
 
   /** The next batch in submission order, passing over items whose key a flush in flight holds. */
   private takeBatch(): Array<Waiter<Item, Result>> {
-    if (this.keyOf === undefined || this.keysInFlight.size === 0) return this.queue.splice(0, this.maxBatch);
+    const { keyOf } = this;
+    if (keyOf === undefined || this.keysInFlight.size === 0) return this.queue.splice(0, this.maxBatch);
     const batch: Array<Waiter<Item, Result>> = [];
     const waiting: Array<Waiter<Item, Result>> = [];
     for (const waiter of this.queue) {
-      if (batch.length < this.maxBatch && !this.keysInFlight.has(this.keyOf(waiter.item))) batch.push(waiter);
+      if (batch.length < this.maxBatch && !this.keysInFlight.has(keyOf(waiter.item))) batch.push(waiter);
       else waiting.push(waiter);
     }
     this.queue = waiting;

@@ -95,14 +95,16 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
         createPlant.execute({ plant: { id: '5', name: 'five' } }),
         createPlant.execute({ plant: { id: '7', name: 'first' } }),
         createPlant.execute({ plant: { id: '7', name: 'second' } }),
+        createPlant.execute({ plant: { id: '9', name: 'nine' } }),
       ]);
-      // Room for the second batch ([7 'second']) to commit, were it let past the first.
+      // Room for the second batch ([7 'second', 9]) to commit, were it let past the first.
       await new Promise((resolve) => setTimeout(resolve, 300));
       await runner.rollbackTransaction();
-      expect(outcomes(await settling)).toEqual(['created', 'created', 'conflict']);
+      expect(outcomes(await settling)).toEqual(['created', 'created', 'conflict', 'created']);
       expect(await plantRows(open().dataSource)).toEqual([
         { id: '5', name: 'five', tag: null },
         { id: '7', name: 'first', tag: null },
+        { id: '9', name: 'nine', tag: null },
       ]);
     } finally {
       await runner.release();

@@ -98,6 +98,13 @@ export function report({ runs, targets, connectionCounts, environment }) {
         out.push(ratioLine(connections, project, figures.get(`${target.name}@${connections}`), target.label));
     }
   }
+  for (const connections of environment.relayFloorUs === undefined ? [] : connectionCounts) {
+    const off = figures.get(`quiet@${connections}`);
+    if (off?.cpuUsPer2xx > 0)
+      out.push(
+        `- relay floor (bench/relay-floor.mjs): the JetStream client alone spends ${fmt(environment.relayFloorUs, 1)} µs CPU per event, **${(environment.relayFloorUs / off.cpuUsPer2xx).toFixed(2)} ×** relay off's CPU per 2xx at ${connections} connections: the least that publishing each event adds`,
+      );
+  }
   const idle = targets.filter((t) => t.idleRssMb !== undefined).map((t) => `${t.label} ${fmt(t.idleRssMb, 1)} MB`);
   if (idle.length) out.push(`- server RSS at rest after start-up (before the first warm-up): ${idle.join(', ')}`);
 

@@ -661,6 +661,7 @@ async function main() {
         }
     const project = targets.find((target) => target.name === 'project');
     if (project && READ_CONNECTIONS > 0 && !cleaningUp) reads = await measureProjectReads(project);
+    if (NATS_URL && ONLY.has('quiet') && !cleaningUp) environment.relayFloorUs = measureRelayFloor();
   } catch (error) {
     runs.push({ target: 'setup', connections: 0, round: 0, failed: error.message });
   } finally {
@@ -694,6 +695,19 @@ async function main() {
     .join('-');
   console.log(`saved to ${writeResult('pnpm bench', markdown, variant)}`);
   return 0;
+}
+
+/** CPU µs per event of the JetStream client alone (bench/relay-floor.mjs), on the servers' CPU. */
+function measureRelayFloor() {
+  process.stderr.write('bench: relay floor, 100,000 events to JetStream\n');
+  const [command, args] = pinned(SERVER_CPU, process.execPath, [join(ROOT, 'bench/relay-floor.mjs'), NATS_URL]);
+  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000 });
+  try {
+    return JSON.parse(result.stdout.trim().split('\n').at(-1)).cpuUsPerEvent;
+  } catch {
+    process.stderr.write(`bench: relay floor failed: ${result.stderr || result.error?.message}\n`);
+    return Number.NaN;
+  }
 }
 
 /** The read scenario on the project server, still running after the create runs. */

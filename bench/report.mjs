@@ -98,13 +98,7 @@ export function report({ runs, targets, connectionCounts, environment }) {
         out.push(ratioLine(connections, project, figures.get(`${target.name}@${connections}`), target.label));
     }
   }
-  for (const connections of environment.relayFloorUs === undefined ? [] : connectionCounts) {
-    const off = figures.get(`quiet@${connections}`);
-    if (off?.cpuUsPer2xx > 0)
-      out.push(
-        `- relay floor (bench/relay-floor.mjs): the JetStream client alone spends ${fmt(environment.relayFloorUs, 1)} µs CPU per event, **${(environment.relayFloorUs / off.cpuUsPer2xx).toFixed(2)} ×** relay off's CPU per 2xx at ${connections} connections: the least that publishing each event adds`,
-      );
-  }
+  if (environment.relayFloor) out.push(...relayFloorLines(environment.relayFloor, connectionCounts, figures));
   const idle = targets.filter((t) => t.idleRssMb !== undefined).map((t) => `${t.label} ${fmt(t.idleRssMb, 1)} MB`);
   if (idle.length) out.push(`- server RSS at rest after start-up (before the first warm-up): ${idle.join(', ')}`);
 
@@ -138,4 +132,23 @@ export function report({ runs, targets, connectionCounts, environment }) {
   }
   out.push('');
   return out.join('\n');
+}
+
+/** The relay's floor, part by part, beside relay off's CPU per create. */
+function relayFloorLines({ clientUs, triggerUs, relayUs }, connectionCounts, figures) {
+  const parts = [`JetStream's client alone ${fmt(clientUs, 1)} µs per event (bench/relay-floor.mjs)`];
+  if (Number.isFinite(triggerUs))
+    parts.push(
+      `the outbox row ${fmt(triggerUs, 1)} µs and its read, serialisation and delete ${fmt(relayUs, 1)} µs (bench/outbox-cost.mjs)`,
+    );
+  const floorUs = [clientUs, triggerUs, relayUs].filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  const lines = [`- relay floor, CPU per create: ${parts.join('; ')}`];
+  for (const connections of connectionCounts) {
+    const off = figures.get(`quiet@${connections}`);
+    if (off?.cpuUsPer2xx > 0)
+      lines.push(
+        `- relay floor ÷ relay off at ${connections} connections: **${(floorUs / off.cpuUsPer2xx).toFixed(2)} ×** its CPU per 2xx (the least these parts add; the relay adds the ratio above minus 1)`,
+      );
+  }
+  return lines;
 }

@@ -661,7 +661,7 @@ async function main() {
         }
     const project = targets.find((target) => target.name === 'project');
     if (project && READ_CONNECTIONS > 0 && !cleaningUp) reads = await measureProjectReads(project);
-    if (NATS_URL && ONLY.has('quiet') && !cleaningUp) environment.relayFloorUs = measureRelayFloor();
+    if (NATS_URL && ONLY.has('quiet') && !cleaningUp) environment.relayFloor = measureRelayFloor(tmp);
   } catch (error) {
     runs.push({ target: 'setup', connections: 0, round: 0, failed: error.message });
   } finally {
@@ -697,16 +697,30 @@ async function main() {
   return 0;
 }
 
-/** CPU µs per event of the JetStream client alone (bench/relay-floor.mjs), on the servers' CPU. */
-function measureRelayFloor() {
-  process.stderr.write('bench: relay floor, 100,000 events to JetStream\n');
-  const [command, args] = pinned(SERVER_CPU, process.execPath, [join(ROOT, 'bench/relay-floor.mjs'), NATS_URL]);
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000 });
+/**
+ * The relay's floor, on the servers' CPU: the JetStream client alone (bench/relay-floor.mjs)
+ * and, on SQLite, the outbox's own cost in the store (bench/outbox-cost.mjs).
+ */
+function measureRelayFloor(tmp) {
+  const client = runFloorScript('relay-floor.mjs', [NATS_URL]);
+  const outbox = POSTGRES ? undefined : runFloorScript('outbox-cost.mjs', [dirname(tmp)]);
+  return {
+    clientUs: client?.cpuUsPerEvent ?? Number.NaN,
+    triggerUs: outbox?.triggerUsPerPlant ?? Number.NaN,
+    relayUs: outbox?.relayUsPerEvent ?? Number.NaN,
+  };
+}
+
+/** Runs bench/<script> pinned to the servers' CPU; its last line of output, parsed. */
+function runFloorScript(script, args) {
+  process.stderr.write(`bench: ${script}\n`);
+  const [command, commandArgs] = pinned(SERVER_CPU, process.execPath, [join(ROOT, 'bench', script), ...args]);
+  const result = spawnSync(command, commandArgs, { encoding: 'utf8', timeout: 300_000 });
   try {
-    return JSON.parse(result.stdout.trim().split('\n').at(-1)).cpuUsPerEvent;
+    return JSON.parse(result.stdout.trim().split('\n').at(-1));
   } catch {
-    process.stderr.write(`bench: relay floor failed: ${result.stderr || result.error?.message}\n`);
-    return Number.NaN;
+    process.stderr.write(`bench: ${script} failed: ${result.stderr || result.error?.message}\n`);
+    return undefined;
   }
 }
 

@@ -54,7 +54,8 @@ export class GroupCommit<Item, Result> {
         throw new RangeError(`${name} must be a positive integer, not ${value}`);
     this.maxFlushesInFlight = maxFlushesInFlight;
     this.minBatchBesideAnother = minBatchBesideAnother;
-    this.keyOf = keyOf;
+    // One flush at a time never has two keys in flight: spare every item the key.
+    this.keyOf = maxFlushesInFlight > 1 ? keyOf : undefined;
   }
 
   submit(item: Item): Promise<Result> {

@@ -99,6 +99,13 @@ export function report({ runs, targets, connectionCounts, environment }) {
     }
   }
   if (environment.relayFloor) out.push(...relayFloorLines(environment.relayFloor, connectionCounts, figures));
+  for (const connections of connectionCounts) {
+    const backlogs = runs.filter((r) => r.connections === connections && r.outboxBacklog !== undefined);
+    if (backlogs.length)
+      out.push(
+        `- relay backlog at ${connections} connections, events still in the outbox when each measured run's load stopped: ${backlogs.map((r) => fmt(r.outboxBacklog)).join(', ')} (of ${backlogs.map((r) => fmt(r.ok2xx)).join(', ')} creates)`,
+      );
+  }
   const idle = targets.filter((t) => t.idleRssMb !== undefined).map((t) => `${t.label} ${fmt(t.idleRssMb, 1)} MB`);
   if (idle.length) out.push(`- server RSS at rest after start-up (before the first warm-up): ${idle.join(', ')}`);
 

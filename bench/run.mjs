@@ -242,18 +242,15 @@ async function createPgDatabase(suffix) {
   return databaseUrlWithName(DATABASE_URL, name);
 }
 
-/** Rows in the plant table, read by a separate connection (committed rows only). */
-async function countRows(target) {
+/** Rows in `table` (plant, or the outbox), read by a separate connection (committed rows only). */
+async function countRows(target, table = 'plant') {
   if (target.storesNothing) return 0;
-  if (target.pgUrl) {
-    return withPgClient(target.pgUrl, async (client) =>
-      Number((await client.query('SELECT count(*) AS n FROM plant')).rows[0].n),
-    );
-  }
+  const sql = `SELECT count(*) AS n FROM ${table}`;
+  if (target.pgUrl) return withPgClient(target.pgUrl, async (client) => Number((await client.query(sql)).rows[0].n));
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(target.sqlitePath, { readonly: true, fileMustExist: true, timeout: 5000 });
   try {
-    return Number(db.prepare('SELECT count(*) AS n FROM plant').get().n);
+    return Number(db.prepare(sql).get().n);
   } finally {
     db.close();
   }
@@ -471,6 +468,8 @@ async function measure(target, connections, round) {
       run.window = [from, sinceStart(target)];
       run.peakRssMb = stopRss() / 1024;
     }
+    // Events the relay had not published yet when the load stopped: whether it keeps up.
+    if (target.relays) run.outboxBacklog = await countRows(target, 'plant_outbox');
     const after = await settledRowCount(target);
     Object.assign(run, load, { newRows: target.storesNothing ? Number.NaN : after - before });
   } catch (error) {
@@ -559,6 +558,7 @@ async function main() {
       script: join(ROOT, 'apps/api/dist/main.js'),
       nodeArgs: SERVER_NODE_ARGS,
       env: { LOG_LEVEL, NATS_URL },
+      relays: Boolean(NATS_URL),
     },
     {
       name: 'before',

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { postPlant } from '../support/plant-requests.js';
+import { rawRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/test-app.js';
 
 /** The value of one sample of the Prometheus text exposition, 0 when absent. */
@@ -112,6 +113,13 @@ describe('operability: metrics, request ids, logs, headers, health', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     const error = await request(t.url).get('/nowhere');
     expect(error.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends the security headers on a refusal by the first request hooks (HTTP/1.1 without Host)', async () => {
+    const res = await rawRequest(t.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('answers /healthz and /readyz without a token', async () => {

@@ -12,14 +12,15 @@ import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
 import { ErrorFilter } from './error.filter.js';
 import { RequestPipelineInstalled } from './request-pipeline-installed.js';
 import { installRequestHooks, refuseUnspokenFraming } from './request-hooks.js';
-import { SECURITY_HEADERS } from './security-headers.js';
+import { sendSecurityHeaders } from './security-headers.js';
 
 /**
  * The request pipeline, in the order of checks of docs/http-api.md#order-of-checks: each
  * request meets these steps in this order, and the first that refuses it decides the answer.
  *
  * 0. Framing and capacity: the in-flight limits (before Fastify sees the request), then the
- *    HTTP version and Host, and the draining refusal.
+ *    HTTP version and Host, and the draining refusal. From here on every answer carries the
+ *    security headers.
  * 1. Routing: 404, or 405 with Allow (the router, answered by the ErrorFilter).
  * 2. Authentication, then authorization, then the token's rate budget (global guards, in
  *    this order; Nest runs guards in the order given).
@@ -43,6 +44,7 @@ export function installRequestPipeline(app: NestFastifyApplication): void {
     events,
     fastify.log,
   );
+  sendSecurityHeaders(fastify);
   bindRequestLoggers(fastify);
   refuseUnspokenFraming(fastify);
   installRequestHooks(fastify, events, app.get(Lifecycle));
@@ -53,6 +55,5 @@ export function installRequestPipeline(app: NestFastifyApplication): void {
   app.useGlobalGuards(app.get(BearerAuthGuard), app.get(ScopeGuard), app.get(TokenRateLimitGuard));
   // 3–7. The body waits for the route's pipes.
   deferBodyParsing(fastify);
-  app.useSecurityHeaders(SECURITY_HEADERS);
   app.get(RequestPipelineInstalled).installed = true;
 }

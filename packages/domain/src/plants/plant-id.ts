@@ -19,6 +19,9 @@ export class PlantId {
   static readonly MIN = INT64_MIN;
   static readonly MAX = INT64_MAX;
 
+  /** The decimal text, made once: a create keys maps and rows by it several times. */
+  #decimal: string | undefined;
+
   private constructor(readonly value: bigint) {}
 
   static fromBigInt(value: bigint): PlantId | FieldViolation {
@@ -65,7 +68,7 @@ export class PlantId {
 
   /** The exact decimal text, e.g. `"-9223372036854775808"`. */
   toString(): string {
-    return this.value.toString();
+    return (this.#decimal ??= this.value.toString());
   }
 
   /** JSON has no int64: the id serialises as its decimal text, never as a rounded number. */

@@ -285,12 +285,14 @@ async function settledRowCount(target) {
   return last;
 }
 
+/** RSS and its file-backed part (mapped files, mostly the node binary's pages), in kB; zeros if unreadable. */
 function rssKb(pid) {
   try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : 0;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0);
+    return { total: field('VmRSS'), file: field('RssFile') };
   } catch {
-    return 0;
+    return { total: 0, file: 0 };
   }
 }
 
@@ -308,14 +310,18 @@ function cpuUs(pid) {
   }
 }
 
+/** The highest RSS seen until stopped, with the file-backed kB of that sample. */
 function startRssSampler(pid) {
   let peak = rssKb(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssKb(pid));
-  }, 100);
+  const sample = () => {
+    const now = rssKb(pid);
+    if (now.total > peak.total) peak = now;
+  };
+  const timer = setInterval(sample, 100);
   return () => {
     clearInterval(timer);
-    return Math.max(peak, rssKb(pid));
+    sample();
+    return peak;
   };
 }
 
@@ -442,7 +448,7 @@ async function startTarget(target, tmp) {
   target.server = await startServer(target, tmp);
   if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
-  target.idleRssMb = rssKb(target.server.child.pid) / 1024; // started, migrated, token ready: before any load
+  target.idleRssMb = rssKb(target.server.child.pid).total / 1024; // started, migrated, token ready: before any load
 }
 
 /** One warm-up and one measured run of `target` at `connections`; the figures of the measured one. */
@@ -466,7 +472,9 @@ async function measure(target, connections, round) {
     } finally {
       run.cpuUs = cpuUs(child.pid) - cpuBefore;
       run.window = [from, sinceStart(target)];
-      run.peakRssMb = stopRss() / 1024;
+      const peakRss = stopRss();
+      run.peakRssMb = peakRss.total / 1024;
+      run.peakRssFileMb = peakRss.file / 1024;
     }
     // Events the relay had not published yet when the load stopped: whether it keeps up.
     if (target.relays) run.outboxBacklog = await countRows(target, 'plant_outbox');
@@ -510,7 +518,7 @@ function describeMachine(environment) {
   environment.lines.push(
     NATS_URL
       ? `project: PlantCreated relay on, publishing to ${NATS_URL} (BENCH_NATS_URL)`
-      : 'project: PlantCreated relay off (events stay in the outbox; set BENCH_NATS_URL to publish them)',
+      : 'project: PlantCreated relay off, so events are off and the outbox stays empty (set BENCH_NATS_URL to publish them)',
   );
   if (COMPARE_ROOT)
     environment.lines.push(`project before: ${describeCheckout(COMPARE_ROOT)}, on node ${nodeVersion(COMPARE_NODE)}`);

@@ -101,6 +101,7 @@ if (DATABASE_URL && !POSTGRES) {
 
 const HAS_TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 const CPUS = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX || '2';
 const PIN = HAS_TASKSET && CPUS >= 2 && process.env.BENCH_PIN !== '0';
 const SERVER_CPU = '0';
 const LOAD_CPU = '1';
@@ -419,7 +420,14 @@ async function startServer(target, tmp) {
   const child = track(
     spawn(command, args, {
       cwd: ROOT,
-      env: { ...process.env, ...target.env, HOST: '127.0.0.1', PORT: String(port) },
+      // Every server with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
+      env: {
+        MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+        ...process.env,
+        ...target.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      },
       stdio: ['ignore', logFd, logFd],
     }),
     target.name,
@@ -513,7 +521,7 @@ function describeMachine(environment) {
       : `no pinning (${HAS_TASKSET ? `${CPUS} CPU(s)` : 'taskset not found'}${process.env.BENCH_PIN === '0' ? ', BENCH_PIN=0' : ''})`,
   );
   environment.lines.push(
-    `POST /plants, unique int64 ids, pipelining 1; per run a ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${REPEAT} interleaved round(s) per connection count, medians shown; request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`,
+    `POST /plants, unique int64 ids, pipelining 1; per run a ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${REPEAT} interleaved round(s) per connection count, medians shown; request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}; servers MALLOC_ARENA_MAX=${SERVER_MALLOC_ARENA_MAX}`,
   );
   environment.lines.push(
     NATS_URL

@@ -82,7 +82,12 @@ if (!enabled) {
       expect(config.User).toBe('node');
       expect(mounted!.uid).not.toBe(0);
       expect(config.Env).toEqual(
-        expect.arrayContaining(['HOST=0.0.0.0', 'PORT=3000', 'DATABASE_URL=sqlite:/data/plantstore.sqlite']),
+        expect.arrayContaining([
+          'HOST=0.0.0.0',
+          'PORT=3000',
+          'DATABASE_URL=sqlite:/data/plantstore.sqlite',
+          'MALLOC_ARENA_MAX=2',
+        ]),
       );
       expect(Object.keys(config.ExposedPorts ?? {})).toEqual(['3000/tcp']);
       expect(Object.keys(config.Volumes ?? {})).toEqual(['/data']);

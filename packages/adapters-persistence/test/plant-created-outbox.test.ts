@@ -121,6 +121,15 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
     expect((await outbox.backlog()).events).toBe(0);
   });
 
+  it('deletes only the events it published: those of plants created during the publish stay for the next', async () => {
+    await plants.insertAllIfAbsent([plant({ id: '1', name: 'One' }), plant({ id: '2', name: 'Two' })], provenance);
+    const relayed = await outbox.relay(1, async () => {
+      await plants.insertIfAbsent(plant({ id: '3', name: 'Three' }), provenance);
+    });
+    expect(relayed).toBe(1);
+    expect((await drain(outbox)).map((event) => event.plantId.toString())).toEqual(['2', '3']);
+  });
+
   if (engine.name === 'postgres') {
     it('gives rows claimed by one relay to no other until it is done', async () => {
       await plants.insertAllIfAbsent(

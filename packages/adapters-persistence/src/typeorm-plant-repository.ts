@@ -182,8 +182,17 @@ function toRow({ plant, provenance }: NewPlant): NewPlantRow {
     name: plant.name.value,
     tag: plant.tag?.value ?? null,
     createdByTokenId: provenance.createdByTokenId ?? null,
-    createdAt: provenance.createdAt.toISOString(),
+    createdAt: isoText(provenance.createdAt),
   };
+}
+
+// The creates of one batch were mostly made within the same millisecond: write its text once.
+let lastIsoTime = Number.NaN;
+let lastIsoText = '';
+function isoText(instant: Date): string {
+  const time = instant.getTime();
+  if (time !== lastIsoTime) [lastIsoTime, lastIsoText] = [time, instant.toISOString()];
+  return lastIsoText;
 }
 
 function toPlant(row: StoredPlantRow): Plant {

@@ -27,6 +27,21 @@ describe('plant SQL parameters', () => {
   });
 });
 
+describe('plant SQL inserts', () => {
+  it('number every value of every row in order, whatever row counts came before', () => {
+    const sql = plantSqlFor('postgres');
+    for (const count of [2, 1, 3, 2, 300, 2]) {
+      const rows = Array.from({ length: count }, (_, i) => row(String(i + 1)));
+      const insert = sql.insertIfAbsent(rows);
+      const placeholders = [...insert.sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+      expect(placeholders).toEqual(Array.from({ length: count * 5 }, (_, i) => i + 1));
+      expect(insert.parameters).toEqual(
+        rows.flatMap((r) => [r.id.toString(), r.name, r.tag, r.createdByTokenId, r.createdAt]),
+      );
+    }
+  });
+});
+
 describe.each(testEngines())('plant SQL on $name', (engine) => {
   const open = useFreshStore(engine);
   const sql = plantSqlFor(engine.name);

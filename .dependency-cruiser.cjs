@@ -8,7 +8,7 @@
  * top of src/ (the module, configureHttp, the index) stand above every floor.
  */
 const ADAPTERS_HTTP_FLOORS = [
-  ['errors', 'ports', 'logging'],
+  ['errors', 'ports', 'logging', 'context'],
   ['http', 'limits'],
   ['auth', 'body'],
   ['openapi'],

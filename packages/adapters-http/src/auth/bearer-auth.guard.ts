@@ -3,6 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Principal } from '@plantstore/domain';
 import type { FastifyRequest } from 'fastify';
+import { requestOf } from '../context/request-of.js';
+import { RouteMetadata } from '../context/route-metadata.js';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { headerCount } from '../http/raw-headers.js';
@@ -16,18 +18,20 @@ import { IS_PUBLIC } from './public.decorator.js';
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
   private readonly refusals = new RefusalLog(new Logger(BearerAuthGuard.name));
+  private readonly isPublic: RouteMetadata<boolean | undefined>;
 
   constructor(
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     private readonly failedAuth: FailedAuthLimiter,
     @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {
     super();
+    this.isPublic = new RouteMetadata(reflector, IS_PUBLIC);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const { ip, raw } = context.switchToHttp().getRequest<FastifyRequest>();
+    if (this.isPublic.of(context) === true) return true;
+    const { ip, raw } = requestOf<FastifyRequest>(context);
     const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.events.authFailure('throttled');
@@ -63,7 +67,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error instanceof Error) throw error;
     if (error) throw new Error('the bearer strategy failed with a value that is not an Error');
     // passport-http-bearer fails without a reason: tell "no bearer credentials" from "bad ones".
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
+    const header = requestOf<FastifyRequest>(context).headers.authorization;
     throw new AuthenticationRefused(readBearerCredentials(header).presented ? 'malformed' : 'missing');
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Principal } from '@plantstore/domain';
+import { requestOf } from '../context/request-of.js';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../ports/di-tokens.js';
@@ -16,7 +17,7 @@ export class TokenRateLimitGuard implements CanActivate {
   // Not async: with the budget off (the default) no promise is made for each request.
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const limit = this.options.rateLimitPerMinute;
-    const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
+    const principal = requestOf<{ user?: Principal }>(context).user;
     if (limit === 0 || principal === undefined) return true;
     return this.spend(principal, limit);
   }

@@ -1,10 +1,9 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { JsonBodyPipe } from '../body/json-body.pipe.js';
+import { requestOf } from '../context/request-of.js';
 import { NewPlantPipe } from './new-plant.pipe.js';
 
-const RawRequest = createParamDecorator((_data: unknown, context: ExecutionContext) =>
-  context.switchToHttp().getRequest<unknown>(),
-);
+const RawRequest = createParamDecorator((_data: unknown, context: ExecutionContext) => requestOf<unknown>(context));
 
 /** The request body as a validated domain Plant; read only after the guards passed. */
 export const NewPlantBody = () => RawRequest(undefined, JsonBodyPipe, NewPlantPipe);

@@ -58,15 +58,15 @@ const DIALECTS: Record<Engine, Dialect> = {
 // ordered by the text, -9223372036854775808 would come after -1.
 const SELECT_PLANT = 'SELECT CAST(plant.id AS TEXT) AS id, plant.name AS name, plant.tag AS tag FROM plant';
 
-/**
- * Group commits send batches of up to 256 creates: their INSERT texts, one per row count, are
- * kept (about 1 MB at most, for PostgreSQL's longer placeholders). The same string each time
- * spares building it and the driver's statement cache hashing a new one per batch.
- */
-const MAX_ROWS_OF_A_KEPT_INSERT = 256;
 const COLUMNS_PER_ROW = 5;
 
-export function plantSqlFor(engine: Engine): PlantSql {
+/**
+ * `keepInsertsUpTo`: the INSERT texts of up to this many rows, one per row count, are kept
+ * (a group commit's batches; for 256 rows about 1 MB at most, with PostgreSQL's longer
+ * placeholders). The same string each time spares building it and the driver's statement
+ * cache hashing a new one per batch. Larger inserts (an import's) are built each time.
+ */
+export function plantSqlFor(engine: Engine, keepInsertsUpTo = 0): PlantSql {
   const dialect = DIALECTS[engine];
   const keptInserts = new Map<number, string>();
   const insertSql = (rowCount: number): string => {
@@ -78,7 +78,7 @@ export function plantSqlFor(engine: Engine): PlantSql {
     });
     const sql = `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES ${tuples.join(', ')}
        ON CONFLICT (id) DO NOTHING RETURNING CAST(id AS TEXT) AS id`;
-    if (rowCount <= MAX_ROWS_OF_A_KEPT_INSERT) keptInserts.set(rowCount, sql);
+    if (rowCount <= keepInsertsUpTo) keptInserts.set(rowCount, sql);
     return sql;
   };
   return {

@@ -63,7 +63,8 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
     private readonly dataSource: DataSource,
     maxBatch = DEFAULT_MAX_BATCH,
   ) {
-    this.sql = plantSqlFor(engineOf(dataSource));
+    // The INSERT text of each batch size is kept; past the default the texts would grow too large to keep.
+    this.sql = plantSqlFor(engineOf(dataSource), Math.min(maxBatch, DEFAULT_MAX_BATCH));
     this.lockWaitMs = lockWaitOf(dataSource);
     this.singles = new GroupCommit((batch) => this.insertRequests(batch), maxBatch, {
       maxFlushesInFlight: batchesInFlight(dataSource, PG_INSERTS_IN_FLIGHT),

@@ -29,7 +29,7 @@ describe('plant SQL parameters', () => {
 
 describe('plant SQL inserts', () => {
   it('number every value of every row in order, whatever row counts came before', () => {
-    const sql = plantSqlFor('postgres');
+    const sql = plantSqlFor('postgres', 256);
     for (const count of [2, 1, 3, 2, 300, 2]) {
       const rows = Array.from({ length: count }, (_, i) => row(String(i + 1)));
       const insert = sql.insertIfAbsent(rows);

@@ -1,18 +1,32 @@
+import { headerCount } from '../http/raw-headers.js';
+
 /**
- * What an Authorization header presents, read in one place for the guard and the strategy
- * (docs/tokens.md): no bearer credential (no header, another scheme, or `Bearer` with nothing
- * after it: RFC 6750 §3.1), or one, whose token is set when it is well-formed: one word after
- * the scheme, with any run of spaces or tabs between (RFC 7235 allows several) and after.
+ * What a request's Authorization header presents (docs/tokens.md), read in this one place:
+ * - `missing`: no bearer credential (no header, another scheme, or `Bearer` with nothing after
+ *   it: RFC 6750 §3.1 says such a request lacks authentication, and gets no error attribute);
+ * - `malformed`: a bearer credential that is not one token;
+ * - `repeated`: two Authorization headers, of which a proxy in front may have kept the other;
+ * - `token`: one word after the scheme, with any run of spaces or tabs between (RFC 7235
+ *   allows several) and after.
  */
 export type BearerCredentials =
-  { readonly presented: false } | { readonly presented: true; readonly token: string | undefined };
+  { readonly kind: 'missing' | 'malformed' | 'repeated' } | { readonly kind: 'token'; readonly token: string };
 
-const NOT_PRESENTED: BearerCredentials = { presented: false };
+const MISSING: BearerCredentials = { kind: 'missing' };
+const MALFORMED: BearerCredentials = { kind: 'malformed' };
+const REPEATED: BearerCredentials = { kind: 'repeated' };
 // The scheme (case-insensitive) with something after it: a credential was presented.
 const PRESENTED = /^bearer\s+\S/i;
 const WELL_FORMED = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-export function readBearerCredentials(header: unknown): BearerCredentials {
-  if (typeof header !== 'string' || !PRESENTED.test(header)) return NOT_PRESENTED;
-  return { presented: true, token: WELL_FORMED.exec(header)?.[1] };
+export function readBearerCredentials(request: {
+  readonly headers: { readonly authorization?: string | undefined };
+  readonly rawHeaders: readonly string[];
+}): BearerCredentials {
+  const header = request.headers.authorization;
+  if (header === undefined) return MISSING;
+  if (headerCount(request.rawHeaders, 'authorization') > 1) return REPEATED;
+  if (!PRESENTED.test(header)) return MISSING;
+  const token = WELL_FORMED.exec(header)?.[1];
+  return token === undefined ? MALFORMED : { kind: 'token', token };
 }

@@ -6,7 +6,7 @@ import { RouteMetadata } from '../context/route-metadata.js';
 import { ApiError } from '../errors/api-error.js';
 import { Failures } from '../errors/failures.js';
 import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
-import { RefusalLog } from './auth-failure.js';
+import { RefusalLog } from './refusal-log.js';
 import { REQUIRED_SCOPE } from './require-scope.decorator.js';
 
 /** Runs after BearerAuthGuard: the principal must hold the scope the route declares. */

@@ -1,17 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import type { AuthenticationFailure } from '@plantstore/domain';
 import { LogSampler } from '../logging/log-sampler.js';
 import type { AuthFailureReason } from '../ports/http-events.js';
-
-/**
- * A request that is not authenticated, and why: raised by the bearer strategy and by the
- * guard's handleRequest, caught by the guard's canActivate, which answers it.
- */
-export class AuthenticationRefused extends Error {
-  constructor(readonly reason: AuthenticationFailure | 'missing') {
-    super(`authentication refused: ${reason}`);
-  }
-}
 
 /**
  * The log lines of refused requests: a burst of each reason, then at most one a second per

@@ -14,8 +14,8 @@ export function bearerVerdict(request: unknown, reply: unknown): Promise<BearerV
     const middleware = passport.authenticate(
       'bearer',
       { session: false },
-      (error: unknown, principal: Principal | false, refusal: BearerRefusal) => {
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      (error: Error | null, principal: Principal | false, refusal: BearerRefusal) => {
+        if (error) reject(error);
         else resolve(principal ? { principal } : { refusal });
       },
     ) as (request: unknown, reply: unknown, next: (error?: unknown) => void) => void;

@@ -1,27 +1,25 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { Plant, PlantValidationError, type FieldViolation } from '@plantstore/domain';
-import type { JsonObject } from '@plantstore/json-reader';
+import type { JsonNumber, JsonObject } from '@plantstore/json-reader';
 import { validateSync } from 'class-validator';
 import { NewPlantRequestDto } from './new-plant.request.dto.js';
 
 /**
- * JSON object → domain Plant. Shape problems (the DTO) and content problems (domain value
- * objects) of all fields are reported together in one PlantValidationError.
+ * JSON object → domain Plant, each rule checked once: class-validator the members' presence
+ * and JSON types, then Plant.parse the content, taking a member of the wrong type as its
+ * violation so that every field's problem is reported together, in field order.
  */
 @Injectable()
 export class NewPlantPipe implements PipeTransform<JsonObject, Plant> {
   transform(body: JsonObject): Plant {
     const dto = new NewPlantRequestDto(body);
-    const badShape = new Map<string, FieldViolation>();
-    for (const error of validateSync(dto, { stopAtFirstError: true })) {
-      badShape.set(error.property, { field: error.property, message: Object.values(error.constraints ?? {})[0] ?? '' });
-    }
-    // A field of the wrong type goes to the domain as its violation, so all fields are reported in order.
-    const { shape } = dto;
+    const wrongType = new Map<string, FieldViolation>();
+    for (const error of validateSync(dto, { stopAtFirstError: true }))
+      wrongType.set(error.property, { field: error.property, message: Object.values(error.constraints ?? {})[0]! });
     const parsed = Plant.parse({
-      id: badShape.get('id') ?? shape.id,
-      name: badShape.get('name') ?? shape.name,
-      tag: badShape.get('tag') ?? shape.tag,
+      id: wrongType.get('id') ?? (dto.id as JsonNumber).literal,
+      name: wrongType.get('name') ?? (dto.name as string),
+      tag: wrongType.get('tag') ?? (dto.tag as string | undefined),
     });
     if (parsed.ok) return parsed.plant;
     throw new PlantValidationError(parsed.violations);

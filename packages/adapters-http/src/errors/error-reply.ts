@@ -2,10 +2,10 @@ import type { FastifyReply } from 'fastify';
 import { statusOf, type ErrorBody } from './error-codes.js';
 import type { Failure } from './failures.js';
 
-export interface ErrorReply {
+/** A Failure written out: status, headers, and the Error body of docs/errors.md serialised as `payload`. */
+interface WrittenFailure {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The Error body of docs/errors.md, serialised: `{"error":…,"message":…}`. */
   readonly payload: string;
 }
 
@@ -13,7 +13,7 @@ export interface ErrorReply {
  * The one writer of the Error body: status, headers and payload of any non-2xx answer,
  * wherever it is raised. `closeConnection` for a request whose rest will not be read.
  */
-export function errorReply(failure: Failure, options: { closeConnection?: boolean } = {}): ErrorReply {
+export function errorReply(failure: Failure, options: { closeConnection?: boolean } = {}): WrittenFailure {
   const body: ErrorBody = { error: failure.code, message: failure.message };
   return {
     status: statusOf(failure.code),

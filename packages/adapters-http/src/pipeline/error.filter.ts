@@ -6,7 +6,7 @@ import { logCause } from '../logging/log-cause.js';
 import type { HttpEvents } from '../ports/http-events.js';
 import { sendError } from '../errors/error-reply.js';
 import { Failures, type Failure } from '../errors/failures.js';
-import { toErrorResponse } from '../errors/to-error-response.js';
+import { failureOf } from '../errors/failure-of.js';
 
 /** Every failure, whoever raised it, leaves as `{error, message}` with a catalogued code. */
 @Catch()
@@ -23,13 +23,12 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const notAllowed = this.methodNotAllowed(exception, request);
-    const { failure, unexpected } =
-      notAllowed === undefined ? toErrorResponse(exception) : { failure: notAllowed, unexpected: false };
+    const known = notAllowed ?? failureOf(exception);
     if (exception instanceof StorageUnavailableError) {
       this.events.databaseUnavailable();
       logCause(request, exception.reason ?? 'database unavailable');
     }
-    if (unexpected) {
+    if (known === undefined) {
       this.events.internalError();
       this.logger.error(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'} failed`,
@@ -38,7 +37,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     // The client may still be sending a body we will not read: do not keep the connection for it.
-    sendError(reply, failure, { closeConnection: hasUnreadBody(request) });
+    sendError(reply, known ?? Failures.internal, { closeConnection: hasUnreadBody(request) });
   }
 
   /** A 404 for a path that exists under other methods is a 405 with `Allow`. */

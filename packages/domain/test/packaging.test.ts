@@ -13,6 +13,9 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = resolve(packageDir, '../..');
 const tsc = join(repositoryRoot, 'node_modules/.bin/tsc');
 const SLOW = 180_000;
+/** The version the tarball says it is: package.json's, which moves with CHANGELOG.md. */
+const DOMAIN_VERSION = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
@@ -175,8 +178,15 @@ describe('@plantstore/domain as a packed tarball', () => {
         'console.log(typeof domain.CreatePlant, typeof testing.tokenRepositoryContract, version, deep);',
       ].join('\n');
       expect(run(process.execPath, ['--input-type=commonjs', '-e', script], app).trim()).toBe(
-        'function function 1.0.0 ERR_PACKAGE_PATH_NOT_EXPORTED',
+        `function function ${DOMAIN_VERSION} ERR_PACKAGE_PATH_NOT_EXPORTED`,
       );
     });
+  });
+});
+
+describe('the version', () => {
+  it('is the newest release its CHANGELOG names', () => {
+    const changelog = readFileSync(join(packageDir, 'CHANGELOG.md'), 'utf8');
+    expect(/^## \[?(\d+\.\d+\.\d+)/m.exec(changelog)?.[1]).toBe(DOMAIN_VERSION);
   });
 });

@@ -98,6 +98,26 @@ describe('Plant.toJSON: the plain, serialisable form', () => {
   });
 });
 
+describe('Plant.toJsonText: one JSON object with the id as an exact JSON number', () => {
+  it('writes every digit of an id past 2^53, and the name and tag as JSON strings', () => {
+    const plant = validPlant(
+      PlantInputMother.withTag('"quoted"', { id: '9007199254740993', name: 'Monstera\u00A0🌵' }),
+    );
+    expect(plant.toJsonText()).toBe('{"id":9007199254740993,"name":"Monstera\u00A0🌵","tag":"\\"quoted\\""}');
+  });
+
+  it('leaves the tag out when there is none, and keeps the int64 ends exact', () => {
+    expect(validPlant(PlantInputMother.valid({ id: PlantId.MIN })).toJsonText()).toBe(
+      '{"id":-9223372036854775808,"name":"Monstera deliciosa"}',
+    );
+  });
+
+  it('is read back by JSON.parse with the same name and tag', () => {
+    const plant = validPlant(PlantInputMother.withTag('back\\slash "q"', { id: '7', name: 'line\u2028separator' }));
+    expect(JSON.parse(plant.toJsonText())).toEqual({ id: 7, name: 'line\u2028separator', tag: 'back\\slash "q"' });
+  });
+});
+
 describe('Plant.fromStored', () => {
   it('reads a NULL tag as no tag', () => {
     const plant = Plant.fromStored(PlantId.fromStored('42'), 'Aloe', null);

@@ -6,16 +6,13 @@ export const CSV_HEADER = 'id,name,tag\n';
 
 /**
  * Plants as lines of an import file: export writes them, import reads them back. NDJSON
- * writes the id as a bare number with all its digits (JSON.stringify of a bigint is not
- * possible, and of a Number would round it); CSV quotes what needs quoting.
+ * writes the id as a bare number with all its digits (Plant.toJsonText); CSV quotes what
+ * needs quoting.
  */
 export function formatPlants(plants: readonly Plant[], fileFormat: FileFormat): string {
   if (fileFormat === 'csv')
     return stringify(plants.map((plant) => [plant.id.toString(), plant.name.value, plant.tag?.value ?? '']));
   let text = '';
-  for (const plant of plants) {
-    const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag.value)}`;
-    text += `{"id":${plant.id.toString()},"name":${JSON.stringify(plant.name.value)}${tag}}\n`;
-  }
+  for (const plant of plants) text += `${plant.toJsonText()}\n`;
   return text;
 }

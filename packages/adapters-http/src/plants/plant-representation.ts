@@ -9,17 +9,9 @@ export function plantBody(plant: Plant): string {
   return JSON.stringify(toPlantResponse(plant));
 }
 
-/**
- * The body of GET /plants: `[{"id": <int64>, "name": …, "tag": …}]`. The id is written as its
- * exact decimal digits, a JSON number: JSON.stringify has no int64, and through Number
- * 9007199254740993 would become 9007199254740992.
- */
+/** The body of GET /plants: `[{"id": <int64>, "name": …, "tag": …}]`, each id its exact digits (Plant.toJsonText). */
 export function plantListBody(plants: readonly Plant[]): string {
-  const items = plants.map((plant) => {
-    const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag.value)}`;
-    return `{"id":${plant.id.toString()},"name":${JSON.stringify(plant.name.value)}${tag}}`;
-  });
-  return `[${items.join(',')}]`;
+  return `[${plants.map((plant) => plant.toJsonText()).join(',')}]`;
 }
 
 /** RFC 8288 `Link` to the next page: the same tags and limit, after the last id of this page. */

@@ -72,6 +72,16 @@ export class Plant {
     return this.id.equals(other.id) && this.name.value === other.name.value && this.tag?.value === other.tag?.value;
   }
 
+  /**
+   * The plant as one JSON object, `{"id":…,"name":…,"tag":…}` (no tag when it has none), with
+   * the id a JSON number of exact digits: what `JSON.stringify` cannot write (a bigint throws,
+   * a Number rounds past 2^53). Read it back with a parser that keeps big integers.
+   */
+  toJsonText(): string {
+    const tag = this.tag === undefined ? '' : `,"tag":${JSON.stringify(this.tag.value)}`;
+    return `{"id":${this.id.toString()},"name":${JSON.stringify(this.name.value)}${tag}}`;
+  }
+
   /** The plain form (also what `JSON.stringify` writes); `Plant.parse` reads it back. */
   toJSON(): PlantJson {
     const plain = { id: this.id.toString(), name: this.name.value };

@@ -24,13 +24,13 @@ const youngGenerationByOperator = operatorSets(
  * Allocation-site pretenuring: V8 allocates objects of an allocation site straight in the old
  * generation once most of them outlive a scavenge. Under load every request's headers and guard
  * state outlive one while the request waits for its group commit, so those sites were
- * pretenured and each request left ~8 KB in the old generation: it grew to 150+ MB between full
- * collections (peak RSS 240-270 MB, GC 24 % of busy CPU time). Without pretenuring they die young.
+ * pretenured and each request left its garbage in the old generation, which grew large
+ * between full collections. Without pretenuring they die young.
  *
- * Old generation: a full collection once it has grown 25 % past what the last one kept (V8
- * picks between about 10 % and 300 % from its GC speed). What reaches the old generation
- * under load is mostly garbage, collected in ~15 ms; left alone it grew by 10-15 MB during
- * a bench run.
+ * Old generation: a full collection once it has grown a fixed share past what the last one
+ * kept (OLD_GENERATION_GROWING_PERCENT), not the share V8 picks from its GC speed: what
+ * reaches the old generation under load is mostly garbage, cheap to collect, and left alone
+ * it grew during a bench run. The measurements are in docs/decisions.md#performance.
  *
  * The young generation is held at its initial size during start-up (see tuneV8ForServing).
  */
@@ -43,9 +43,9 @@ export function tuneV8BeforeStart(): void {
 }
 
 /**
- * Once serving, the young generation may grow up to `youngLimitBytes` instead of V8's default
- * 32 MB, which is all resident under load. Twice as many scavenges, each half as long: same throughput,
- * ~16 MB less RSS. `--max-semi-space-size` only takes effect on the command line (V8 sizes
+ * Once serving, the young generation may grow up to `youngLimitBytes` instead of V8's default,
+ * which is all resident under load: more scavenges, each shorter, at the same throughput and a
+ * smaller RSS. `--max-semi-space-size` only takes effect on the command line (V8 sizes
  * the heap when the process starts), but the growth factor is read at each growth: after
  * every GC it is set so that the next growth stops at the limit (1 once there). Growth takes
  * many scavenges' worth of survivors, so this runs in between; during the synchronous

@@ -5,8 +5,8 @@ import type { DatabaseConfig, Engine } from './database-config.js';
 import { migrations } from './migrations/index.js';
 import { waitForLocksOffTheEventLoop } from './lock-wait.js';
 import { clientWithQueryDeadline } from './postgres-client.js';
-import { ApiTokenSchema } from './schema/api-token.schema.js';
-import { PlantSchema } from './schema/plant.schema.js';
+import { ApiTokenEntity } from './schema/api-token.schema.js';
+import { PlantEntity } from './schema/plant.schema.js';
 
 /** SQLite's page cache per connection, in KiB. */
 const SQLITE_PAGE_CACHE_KIB = 2_000;
@@ -18,7 +18,7 @@ const SQLITE_PAGE_CACHE_KIB = 2_000;
  */
 function createDataSource(config: DatabaseConfig): DataSource {
   const common = {
-    entities: [PlantSchema[config.engine], ApiTokenSchema[config.engine]],
+    entities: [PlantEntity[config.engine], ApiTokenEntity[config.engine]],
     migrations,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
@@ -35,8 +35,8 @@ function createDataSource(config: DatabaseConfig): DataSource {
       enableWAL: true,
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
         db.pragma('synchronous = FULL');
-        // SQLite's own default page cache (2 MB). better-sqlite3 builds SQLite with 16 MB, which a
-        // growing table fills: the server's RSS grew by that much in one bench run. A page outside
+        // SQLite's own default page cache size. better-sqlite3 builds SQLite with a cache eight
+        // times larger, which a growing table fills: the server's RSS grew by as much. A page outside
         // the cache is read again from the OS's file cache.
         db.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
       },

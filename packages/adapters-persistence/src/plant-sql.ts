@@ -62,7 +62,7 @@ const COLUMNS_PER_ROW = 5;
 
 /**
  * `keepInsertsUpTo`: the INSERT texts of up to this many rows, one per row count, are kept
- * (a group commit's batches; for 256 rows about 1 MB at most, with PostgreSQL's longer
+ * (a group commit's batches; bounded by the repository's batch size, with PostgreSQL's longer
  * placeholders). The same string each time spares building it and the driver's statement
  * cache hashing a new one per batch. Larger inserts (an import's) are built each time.
  */

@@ -17,8 +17,8 @@ import { RejectsFile } from '../plants/rejects-file.js';
 const MAX_LINE_BYTES = 64 * 1024;
 /**
  * Small reads on purpose: every line of a chunk is parsed before the first is written, and
- * what is alive at a young-generation GC gets promoted. 256 KiB chunks took a 1M-line import
- * to 214 MB RSS, 16 KiB to 132 MB, at the same speed.
+ * what is alive at a young-generation GC gets promoted; larger chunks raised peak RSS at the
+ * same speed (docs/decisions.md#performance).
  */
 const READ_CHUNK_BYTES = 16 * 1024;
 

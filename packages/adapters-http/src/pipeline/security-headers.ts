@@ -29,9 +29,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * The security headers on every answer Fastify sends, refusals of the first hooks, errors and
  * 404s included: installed as the first request hook. They go to Fastify's reply rather than,
  * as Nest's `useSecurityHeaders()` does, onto the Node response with `setHeader`: Node then
- * merges Fastify's own headers into those one `setHeader` at a time, and the two together
- * cost about 4 µs of a create's CPU; written once with the rest at `writeHead` they cost a
- * fraction (docs/decisions.md).
+ * merges Fastify's own headers into those one `setHeader` at a time; written once with the
+ * rest at `writeHead` they cost a fraction of that (docs/decisions.md#performance).
  */
 export function sendSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (_request, reply, done) => {

@@ -9,6 +9,7 @@ const workspace = {
   'adapters-http': 'packages/adapters-http',
   'adapters-persistence': 'packages/adapters-persistence',
   'adapters-messaging': 'packages/adapters-messaging',
+  'adapters-redis': 'packages/adapters-redis',
   client: 'packages/client',
 };
 
@@ -22,6 +23,13 @@ export default {
       Object.entries(workspace).map(([name, dir]) => [`^@plantstore/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
     ),
     '^@plantstore/domain/testing$': '<rootDir>/packages/domain/src/testing/index.ts',
+    // Each adapter's Nest module is a subpath of its own, so an app without Nest never loads it.
+    ...Object.fromEntries(
+      ['adapters-persistence', 'adapters-messaging', 'adapters-redis'].map((name) => [
+        `^@plantstore/${name}/nest$`,
+        `<rootDir>/${workspace[name]}/src/nest/index.ts`,
+      ]),
+    ),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const api = createRequire(new URL('../apps/api/package.json', import.meta.url));
-const { openDataSource, parseDatabaseUrl, TypeOrmPlantRepository, TypeOrmPlantCreatedOutbox } = await import(
+const { openDataSource, parseDatabaseUrl, SqlPlantRepository, SqlPlantEventOutbox } = await import(
   api.resolve('@plantstore/adapters-persistence')
 );
 const { Plant } = await import(api.resolve('@plantstore/domain'));
@@ -40,8 +40,8 @@ const cpuUsSince = (start) => {
 async function round(eventsOn) {
   const dataSource = await openDataSource(parseDatabaseUrl(`sqlite:${join(directory, 'store.sqlite')}`, 'unused'));
   try {
-    const plants = new TypeOrmPlantRepository(dataSource);
-    const outbox = new TypeOrmPlantCreatedOutbox(dataSource);
+    const plants = new SqlPlantRepository(dataSource);
+    const outbox = new SqlPlantEventOutbox(dataSource);
     if (eventsOn) await outbox.enableEvents();
     const batches = plantBatches();
     const inserting = process.cpuUsage();

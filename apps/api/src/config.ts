@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from '@plantstore/adapters-http';
+import { LOG_LEVELS, type HttpOptions, type LogLevel } from '@plantstore/adapters-http';
 import {
   databaseConfigFor,
   sqliteDirectoryProblem,
@@ -19,15 +19,12 @@ export interface AppConfig {
   readonly host: string;
   readonly port: number;
   readonly database: DatabaseConfig;
-  readonly bodyLimitBytes: number;
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
-  readonly maxRequestsInFlight: number;
-  readonly maxRequestsInFlightPerClient: number;
+  /** What the HTTP adapter refuses past its limits (docs/operations.md#capacity-shared-between-clients). */
+  readonly limits: HttpLimits;
   readonly logLevel: LogLevel;
-  readonly rateLimitPerMinute: number;
-  readonly authFailuresPerMinute: number;
   readonly redisUrl: string | undefined;
   /** Deadline of one Redis call; past it the limits fail open. */
   readonly redisTimeoutMs: number;
@@ -37,6 +34,15 @@ export interface AppConfig {
   readonly tokenCacheTtlMs: number;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
 }
+
+export type HttpLimits = Pick<
+  HttpOptions,
+  | 'bodyLimitBytes'
+  | 'maxRequestsInFlight'
+  | 'maxRequestsInFlightPerClient'
+  | 'rateLimitPerMinute'
+  | 'authFailuresPerMinute'
+>;
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}
@@ -51,22 +57,24 @@ export function loadConfig(env: Env): AppConfig {
     host: text(env, 'HOST', '127.0.0.1'),
     port: integer(env, 'PORT', 3000, 0, 65_535),
     database,
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 2, 16 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4_096, 1, 1_000_000),
-    maxRequestsInFlight,
-    // Half by default: one client cannot take more than the others keep, however it holds its requests.
-    maxRequestsInFlightPerClient: integer(
-      env,
-      'MAX_REQUESTS_IN_FLIGHT_PER_CLIENT',
-      Math.ceil(maxRequestsInFlight / 2),
-      1,
+    limits: {
+      bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 2, 16 * 1024 * 1024),
       maxRequestsInFlight,
-    ),
+      // Half by default: one client cannot take more than the others keep, however it holds its requests.
+      maxRequestsInFlightPerClient: integer(
+        env,
+        'MAX_REQUESTS_IN_FLIGHT_PER_CLIENT',
+        Math.ceil(maxRequestsInFlight / 2),
+        1,
+        maxRequestsInFlight,
+      ),
+      rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
+      authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
+    },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
-    authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     redisUrl: redisUrl(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 50, 1, 10_000),
     natsUrl: natsUrl(env),

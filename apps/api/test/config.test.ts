@@ -8,7 +8,12 @@ const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js
 describe('configuration from the environment', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, bodyLimitBytes: 65_536, logLevel: 'info' });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      limits: { bodyLimitBytes: 65_536 },
+      logLevel: 'info',
+    });
     expect(config.database).toMatchObject({ engine: 'sqlite' });
     expect(config.database.engine === 'sqlite' && config.database.path.endsWith('/data/plantstore.sqlite')).toBe(true);
   });
@@ -22,10 +27,11 @@ describe('configuration from the environment', () => {
   });
 
   it('lets one client hold half of MAX_REQUESTS_IN_FLIGHT by default, at most all of it', () => {
-    expect(loadConfig({})).toMatchObject({ maxRequestsInFlight: 256, maxRequestsInFlightPerClient: 128 });
-    expect(loadConfig({ MAX_REQUESTS_IN_FLIGHT: '9' }).maxRequestsInFlightPerClient).toBe(5);
+    expect(loadConfig({}).limits).toMatchObject({ maxRequestsInFlight: 256, maxRequestsInFlightPerClient: 128 });
+    expect(loadConfig({ MAX_REQUESTS_IN_FLIGHT: '9' }).limits.maxRequestsInFlightPerClient).toBe(5);
     expect(
-      loadConfig({ MAX_REQUESTS_IN_FLIGHT: '8', MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: '8' }).maxRequestsInFlightPerClient,
+      loadConfig({ MAX_REQUESTS_IN_FLIGHT: '8', MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: '8' }).limits
+        .maxRequestsInFlightPerClient,
     ).toBe(8);
     expect(() => loadConfig({ MAX_REQUESTS_IN_FLIGHT: '8', MAX_REQUESTS_IN_FLIGHT_PER_CLIENT: '9' })).toThrow(
       new ConfigError('MAX_REQUESTS_IN_FLIGHT_PER_CLIENT must be an integer from 1 to 8 (got "9")'),

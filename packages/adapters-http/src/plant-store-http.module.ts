@@ -1,52 +1,114 @@
-import { Module, type DynamicModule, type ModuleMetadata, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type FactoryProvider,
+  type ModuleMetadata,
+  type NestModule,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { TerminusModule } from '@nestjs/terminus';
+import { AuthenticateToken, CreatePlant, GetPlant, ListPlants, systemClock } from '@plantstore/domain';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { JsonBodyPipe } from './body/json-body.pipe.js';
 import { HealthController } from './health/health.controller.js';
 import { Lifecycle } from './health/lifecycle.js';
+import { RouteTemplates } from './http/route-templates.js';
 import { FailedAuthLimiter } from './limits/failed-auth-limiter.js';
 import { InMemoryLimiterStorage } from './limits/in-memory-limiter-storage.js';
-import { LIMITER_STORAGE, type LimiterStorage } from './ports/limiter-storage.js';
 import { TokenRateLimitGuard } from './limits/token-rate-limit.guard.js';
-import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { MetricsController } from './observability/metrics.controller.js';
+import { PlantStoreMetrics } from './observability/plant-store-metrics.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.controller.js';
+import { ErrorFilter } from './pipeline/error.filter.js';
+import { RequestGuards } from './pipeline/request-guards.js';
+import { installRequestPipeline } from './pipeline/request-pipeline.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
 import { PlantIdPipe } from './plants/plant-id.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
-import { RequestPipelineInstalled } from './pipeline/request-pipeline-installed.js';
-import { HTTP_OPTIONS, type HttpOptions } from './ports/di-tokens.js';
-import { HTTP_EVENTS } from './ports/http-events.js';
+import {
+  AUTHENTICATE_TOKEN,
+  CREATE_PLANT,
+  GET_PLANT,
+  HTTP_OPTIONS,
+  LIST_PLANTS,
+  type HttpOptions,
+} from './ports/di-tokens.js';
+import { HTTP_EVENTS, type HttpEvents } from './ports/http-events.js';
+import { LIMITER_STORAGE } from './ports/limiter-storage.js';
 
 export interface PlantStoreHttpModuleOptions {
-  /** Must provide CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE and HTTP_OPTIONS (ports/di-tokens.ts). */
-  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly imports?: ModuleMetadata['imports'];
+  readonly inject?: FactoryProvider['inject'];
+  /** The adapter's options from the injected providers: the ports it serves and its limits. */
+  readonly useFactory: (...injected: never[]) => HttpOptions | Promise<HttpOptions>;
+}
+
+/** A use case built from the options' ports. */
+function useCase<T>(provide: symbol, build: (options: HttpOptions) => T): FactoryProvider<T> {
+  return { provide, useFactory: build, inject: [HTTP_OPTIONS] };
 }
 
 /**
- * The HTTP adapter; the composition root decides what backs each port it uses. Its request
- * pipeline (guards included) is installed on the app by configureHttp, before app.init().
+ * The HTTP adapter: the Plant Store API on Nest and Fastify. It builds its use cases from the
+ * ports it is given and installs its own request pipeline (pipeline/request-pipeline.ts), so
+ * importing it is all an app does; `createHttpApp` makes the app around it.
  */
 @Module({})
-export class PlantStoreHttpModule implements OnApplicationBootstrap {
-  constructor(private readonly pipeline: RequestPipelineInstalled) {}
+export class PlantStoreHttpModule implements NestModule {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost<FastifyAdapter>,
+    private readonly routes: RouteTemplates,
+    private readonly lifecycle: Lifecycle,
+    @Inject(HTTP_OPTIONS) private readonly options: HttpOptions,
+    @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
+  ) {}
 
-  onApplicationBootstrap(): void {
-    // Without the pipeline's guards every route would answer without a token: refuse to start.
-    if (!this.pipeline.installed)
-      throw new Error('the request pipeline is not installed: call configureHttp(app) before app.init()');
+  /** Nest calls this once the HTTP adapter exists and before it registers any route. */
+  configure(): void {
+    installRequestPipeline(this.adapterHost.httpAdapter.getInstance(), {
+      options: this.options,
+      events: this.events,
+      lifecycle: this.lifecycle,
+      routes: this.routes,
+    });
   }
 
-  static register(options: PlantStoreHttpModuleOptions): DynamicModule {
+  static forRootAsync(options: PlantStoreHttpModuleOptions): DynamicModule {
     return {
       module: PlantStoreHttpModule,
-      imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...options.imports],
+      imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...(options.imports ?? [])],
       controllers: [PlantsController, HealthController, OpenApiController, DocsController, MetricsController],
       providers: [
+        { provide: HTTP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        useCase(CREATE_PLANT, ({ plants, clock }) => new CreatePlant(plants, clock ?? systemClock)),
+        useCase(GET_PLANT, ({ plants }) => new GetPlant(plants)),
+        useCase(LIST_PLANTS, ({ plants }) => new ListPlants(plants)),
+        useCase(
+          AUTHENTICATE_TOKEN,
+          ({ tokens, tokenSecrets, clock }) => new AuthenticateToken(tokens, tokenSecrets, clock ?? systemClock),
+        ),
+        {
+          provide: LIMITER_STORAGE,
+          useFactory: ({ limiterStorage }: HttpOptions) => limiterStorage ?? new InMemoryLimiterStorage(),
+          inject: [HTTP_OPTIONS],
+        },
+        {
+          provide: PlantStoreMetrics,
+          useFactory: ({ limiterStorage, outbox }: HttpOptions) => {
+            const metrics = new PlantStoreMetrics();
+            if (limiterStorage !== undefined) metrics.watchLimiterStorage(limiterStorage);
+            if (outbox !== undefined) metrics.watchOutbox(outbox);
+            return metrics;
+          },
+          inject: [HTTP_OPTIONS],
+        },
+        { provide: HTTP_EVENTS, useExisting: PlantStoreMetrics },
         BearerStrategy,
         JsonBodyPipe,
         NewPlantPipe,
@@ -54,27 +116,13 @@ export class PlantStoreHttpModule implements OnApplicationBootstrap {
         FailedAuthLimiter,
         Lifecycle,
         OpenApiDocumentStore,
-        {
-          provide: PlantStoreMetrics,
-          useFactory: (limiterStorage: LimiterStorage, http: HttpOptions) => {
-            const metrics = new PlantStoreMetrics();
-            metrics.watchLimiterStorage(limiterStorage);
-            if (http.outbox !== undefined) metrics.watchOutbox(http.outbox);
-            return metrics;
-          },
-          inject: [LIMITER_STORAGE, HTTP_OPTIONS],
-        },
-        {
-          provide: LIMITER_STORAGE,
-          useFactory: (http: HttpOptions) => http.limiterStorage ?? new InMemoryLimiterStorage(),
-          inject: [HTTP_OPTIONS],
-        },
-        { provide: HTTP_EVENTS, useExisting: PlantStoreMetrics },
-        // Installed as global guards, in the order of checks, by installRequestPipeline.
+        RouteTemplates,
         BearerAuthGuard,
         ScopeGuard,
         TokenRateLimitGuard,
-        RequestPipelineInstalled,
+        // One global guard and one filter: the checks of step 2 run in the order RequestGuards states.
+        { provide: APP_GUARD, useClass: RequestGuards },
+        { provide: APP_FILTER, useClass: ErrorFilter },
       ],
       exports: [PlantStoreMetrics, Lifecycle, OpenApiDocumentStore],
     };

@@ -47,7 +47,7 @@ const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) A
  * file, so the rows are read, published and deleted in separate statements, none awaited
  * inside a transaction (docs/storage.md#one-writer).
  */
-export class TypeOrmPlantCreatedOutbox {
+export class SqlPlantEventOutbox {
   private readonly engine: Engine;
   private readonly lockWaitMs: number;
 

@@ -1,5 +1,4 @@
 import {
-  insertFirstOfEachId,
   Plant,
   PlantId,
   type InsertOutcome,
@@ -44,20 +43,24 @@ interface NewPlant {
 type Settled = PromiseSettledResult<InsertOutcome>;
 
 /**
- * Plants in SQL. Single inserts go through a group commit (group-commit.ts): requests that
- * arrive while a write is in flight are committed together as ONE statement, so many requests
- * share one disk flush while each caller still resolves only after the flush that covers its row.
+ * Plants in SQL, with statements of its own (plant-sql.ts) run through TypeORM's DataSource.
+ * Single inserts go through a group commit (group-commit.ts): requests that arrive while a
+ * write is in flight are committed together as ONE statement, so many requests share one disk
+ * flush while each caller still resolves only after the flush that covers its row, with what
+ * the store holds for its id; whether that is a replay or a conflict is the domain's to say.
  *
  * One statement per batch also means no explicit transaction: nothing is awaited inside a
  * transaction, so better-sqlite3's single shared connection cannot interleave statements of
  * different requests (docs/storage.md#one-writer). `INSERT … ON CONFLICT (id) DO NOTHING
  * RETURNING id` is atomic on both engines; rows it skipped already exist and are read back.
  */
-export class TypeOrmPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
+export class SqlPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
   private readonly sql: PlantSql;
   private readonly singles: GroupCommit<NewPlant, InsertOutcome>;
   private readonly lookups: GroupCommit<PlantId, Plant | undefined>;
   private readonly lockWaitMs: number;
+  private lastIsoTime = Number.NaN;
+  private lastIsoText = '';
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,7 +69,7 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
     // The INSERT text of each batch size is kept; past the default the texts would grow too large to keep.
     this.sql = plantSqlFor(engineOf(dataSource), Math.min(maxBatch, DEFAULT_MAX_BATCH));
     this.lockWaitMs = lockWaitOf(dataSource);
-    this.singles = new GroupCommit((batch) => this.insertRequests(batch), maxBatch, {
+    this.singles = new GroupCommit((batch) => this.insertOrFindEachAlone(batch), maxBatch, {
       maxFlushesInFlight: batchesInFlight(dataSource, PG_INSERTS_IN_FLIGHT),
       minBatchBesideAnother: Math.min(MIN_INSERT_BATCH_BESIDE_ANOTHER, maxBatch),
       keyOf: (request) => request.plant.id.toString(),
@@ -94,8 +97,8 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
     });
   }
 
-  async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
-    return (await this.query(this.sql.selectPage(after, limit))).map(toPlant);
+  listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
+    return this.listPage({ after, limit, tags: [] });
   }
 
   findById(id: PlantId): Promise<Plant | undefined> {
@@ -117,18 +120,6 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
   }
 
   /**
-   * A group commit's batch, by the domain's duplicate-id rule: each id is written once, by its
-   * first request; a later request for it is answered against what the first one left.
-   */
-  private insertRequests(batch: readonly NewPlant[]): Promise<Settled[]> {
-    return insertFirstOfEachId(
-      batch,
-      (request) => request.plant,
-      (firsts) => this.insertOrFindEachAlone(firsts),
-    );
-  }
-
-  /**
    * insertOrFind for rows of different requests: a row the database refuses must not fail its
    * neighbours, so when the statement fails for anything but an outage, each row is retried
    * alone and only the refused one fails.
@@ -146,26 +137,50 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
 
   /**
    * The one insert-or-find: inserts the rows whose ids are free in ONE statement, then reads
-   * back the rows whose ids were taken. Ids must be distinct. One outcome per row, in input
-   * order; throws (as a storage error where it is one) when a statement fails.
+   * back what the store holds for the others. An id given twice is written by its first row
+   * (the statement inserts in input order and skips the later one as taken). One outcome per
+   * row, in input order; throws (as a storage error where it is one) when a statement fails.
    */
   private async insertOrFind(rows: readonly NewPlant[]): Promise<Settled[]> {
     // Sorted ids give every PostgreSQL writer the same lock order: no deadlock between batches.
-    const candidates = [...rows].sort(byIdAscending).map(toRow);
+    // The sort is stable: of two rows with one id, the first stays first.
+    const candidates = [...rows].sort(byIdAscending).map((row) => this.toRow(row));
     const inserted = new Set(
       (await this.query<{ id: string }>(this.sql.insertIfAbsent(candidates))).map((row) => row.id),
     );
-    const taken = rows.filter(({ plant }) => !inserted.has(plant.id.toString())).map(({ plant }) => plant.id);
+    const writtenBy = new Map<string, NewPlant>();
+    for (const row of rows) {
+      const key = row.plant.id.toString();
+      if (inserted.has(key) && !writtenBy.has(key)) writtenBy.set(key, row);
+    }
+    const taken = rows.filter((row) => writtenBy.get(row.plant.id.toString()) !== row).map(({ plant }) => plant.id);
     const stored = taken.length === 0 ? [] : await this.query(this.sql.selectByIds(taken));
     const existing = new Map(stored.map((row) => [row.id, toPlant(row)]));
-    return rows.map(({ plant }): Settled => {
-      const key = plant.id.toString();
-      if (inserted.has(key)) return fulfilled({ inserted: true });
+    return rows.map((row): Settled => {
+      const key = row.plant.id.toString();
+      if (writtenBy.get(key) === row) return fulfilled({ inserted: true });
       const found = existing.get(key);
       return found === undefined
         ? rejected(new Error(`plant ${key} was neither inserted nor found`))
         : fulfilled({ inserted: false, existing: found });
     });
+  }
+
+  private toRow({ plant, provenance }: NewPlant): NewPlantRow {
+    return {
+      id: plant.id,
+      name: plant.name.value,
+      tag: plant.tag?.value ?? null,
+      createdByTokenId: provenance.createdByTokenId ?? null,
+      createdAt: this.isoText(provenance.createdAt),
+    };
+  }
+
+  /** The creates of one batch were mostly made within the same millisecond: its text is written once. */
+  private isoText(instant: Date): string {
+    const time = instant.getTime();
+    if (time !== this.lastIsoTime) [this.lastIsoTime, this.lastIsoText] = [time, instant.toISOString()];
+    return this.lastIsoText;
   }
 
   private async query<Row = StoredPlantRow>({ sql, parameters }: Statement): Promise<Row[]> {
@@ -175,25 +190,6 @@ export class TypeOrmPlantRepository implements PlantRepository, PlantBatchReposi
       throw asStorageError(error);
     }
   }
-}
-
-function toRow({ plant, provenance }: NewPlant): NewPlantRow {
-  return {
-    id: plant.id,
-    name: plant.name.value,
-    tag: plant.tag?.value ?? null,
-    createdByTokenId: provenance.createdByTokenId ?? null,
-    createdAt: isoText(provenance.createdAt),
-  };
-}
-
-// The creates of one batch were mostly made within the same millisecond: write its text once.
-let lastIsoTime = Number.NaN;
-let lastIsoText = '';
-function isoText(instant: Date): string {
-  const time = instant.getTime();
-  if (time !== lastIsoTime) [lastIsoTime, lastIsoText] = [time, instant.toISOString()];
-  return lastIsoText;
 }
 
 function toPlant(row: StoredPlantRow): Plant {

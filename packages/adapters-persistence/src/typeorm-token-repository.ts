@@ -2,7 +2,7 @@ import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepo
 import type { DataSource, Repository } from 'typeorm';
 import { engineOf } from './create-data-source.js';
 import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
-import { ApiTokenSchema, type ApiTokenRow } from './schema/api-token.schema.js';
+import { ApiTokenEntity, type ApiTokenRow } from './schema/api-token.schema.js';
 import { translateStorageError } from './storage-errors.js';
 
 export class TypeOrmTokenRepository implements TokenRepository {
@@ -10,7 +10,7 @@ export class TypeOrmTokenRepository implements TokenRepository {
   private readonly lockWaitMs: number;
 
   constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ApiTokenSchema[engineOf(dataSource)]);
+    this.rows = dataSource.getRepository(ApiTokenEntity[engineOf(dataSource)]);
     this.lockWaitMs = lockWaitOf(dataSource);
   }
 

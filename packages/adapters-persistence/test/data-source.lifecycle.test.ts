@@ -1,4 +1,4 @@
-import { TypeOrmPlantRepository, migrations } from '@plantstore/adapters-persistence';
+import { SqlPlantRepository, migrations } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines, type TestStore } from './engines.js';
@@ -45,7 +45,7 @@ describe.each(testEngines())('opening and reopening a $name store', (engine) => 
 
   it('keeps committed plants after the store is closed and opened again', async () => {
     const first = await openStore();
-    await new CreatePlant(new TypeOrmPlantRepository(first), new FixedClock('2025-06-01T00:00:00.000Z')).execute({
+    await new CreatePlant(new SqlPlantRepository(first), new FixedClock('2025-06-01T00:00:00.000Z')).execute({
       plant: plant({ id: '9223372036854775807', name: 'survivor', tag: 'durable' }),
     });
     await first.destroy();
@@ -56,7 +56,7 @@ describe.each(testEngines())('opening and reopening a $name store', (engine) => 
 
   it('migrates nothing on reopen: each migration recorded once, the data untouched', async () => {
     const first = await openStore();
-    await new CreatePlant(new TypeOrmPlantRepository(first), new FixedClock('2025-06-01T00:00:00.000Z')).execute({
+    await new CreatePlant(new SqlPlantRepository(first), new FixedClock('2025-06-01T00:00:00.000Z')).execute({
       plant: plant({ id: '1', name: 'kept' }),
     });
     await first.destroy();

@@ -1,4 +1,4 @@
-import { TypeOrmPlantCreatedOutbox, TypeOrmPlantRepository } from '@plantstore/adapters-persistence';
+import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, type NewPlantInput, type PlantCreated } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from './engines.js';
@@ -18,7 +18,7 @@ function plant(input: NewPlantInput): Plant {
 }
 
 /** Every event the outbox holds, drained through `relay` into a list. */
-async function drain(outbox: TypeOrmPlantCreatedOutbox): Promise<PlantCreated[]> {
+async function drain(outbox: SqlPlantEventOutbox): Promise<PlantCreated[]> {
   const published: PlantCreated[] = [];
   while ((await outbox.relay(100, (events) => Promise.resolve(void published.push(...events)))) > 0);
   return published;
@@ -45,14 +45,14 @@ async function allowEvents(dataSource: DataSource): Promise<void> {
 
 describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
   const open = useFreshStore(engine);
-  let plants: TypeOrmPlantRepository;
-  let outbox: TypeOrmPlantCreatedOutbox;
+  let plants: SqlPlantRepository;
+  let outbox: SqlPlantEventOutbox;
 
   beforeEach(async () => {
     await allowEvents(open().dataSource);
     await clearStore(open().dataSource);
-    plants = new TypeOrmPlantRepository(open().dataSource);
-    outbox = new TypeOrmPlantCreatedOutbox(open().dataSource);
+    plants = new SqlPlantRepository(open().dataSource);
+    outbox = new SqlPlantEventOutbox(open().dataSource);
     await outbox.enableEvents();
   });
 
@@ -157,13 +157,13 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
 
 describe.each(testEngines())('the PlantCreated events switch on $name', (engine) => {
   const open = useFreshStore(engine);
-  let plants: TypeOrmPlantRepository;
-  let outbox: TypeOrmPlantCreatedOutbox;
+  let plants: SqlPlantRepository;
+  let outbox: SqlPlantEventOutbox;
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
-    plants = new TypeOrmPlantRepository(open().dataSource);
-    outbox = new TypeOrmPlantCreatedOutbox(open().dataSource);
+    plants = new SqlPlantRepository(open().dataSource);
+    outbox = new SqlPlantEventOutbox(open().dataSource);
     await outbox.disableEvents();
   });
 
@@ -172,9 +172,9 @@ describe.each(testEngines())('the PlantCreated events switch on $name', (engine)
     try {
       const dataSource = await fresh.open();
       try {
-        const freshOutbox = new TypeOrmPlantCreatedOutbox(dataSource);
+        const freshOutbox = new SqlPlantEventOutbox(dataSource);
         expect(await freshOutbox.eventsEnabled()).toBe(false);
-        await new TypeOrmPlantRepository(dataSource).insertIfAbsent(plant({ id: '1', name: 'Fern' }), provenance);
+        await new SqlPlantRepository(dataSource).insertIfAbsent(plant({ id: '1', name: 'Fern' }), provenance);
         expect(await freshOutbox.backlog()).toEqual({ events: 0, oldestCreatedAt: undefined });
       } finally {
         await dataSource.destroy();

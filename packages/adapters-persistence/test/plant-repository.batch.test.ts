@@ -1,4 +1,4 @@
-import { MAX_ROWS_PER_STATEMENT, TypeOrmPlantRepository } from '@plantstore/adapters-persistence';
+import { MAX_ROWS_PER_STATEMENT, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, PlantId, type NewPlantInput } from '@plantstore/domain';
 import { testEngines } from './engines.js';
 import { clearStore, plantRows } from './support/rows.js';
@@ -12,13 +12,13 @@ function plant(input: NewPlantInput): Plant {
   return parsed.plant;
 }
 
-describe.each(testEngines())('TypeOrmPlantRepository batches on $name', (engine) => {
+describe.each(testEngines())('SqlPlantRepository batches on $name', (engine) => {
   const open = useFreshStore(engine);
-  let repository: TypeOrmPlantRepository;
+  let repository: SqlPlantRepository;
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
-    repository = new TypeOrmPlantRepository(open().dataSource);
+    repository = new SqlPlantRepository(open().dataSource);
   });
 
   it('inserts the free ids and answers the stored plant for the taken ones, in input order', async () => {

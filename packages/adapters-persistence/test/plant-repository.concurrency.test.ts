@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BATCH, TypeOrmPlantRepository } from '@plantstore/adapters-persistence';
+import { DEFAULT_MAX_BATCH, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from './engines.js';
@@ -10,7 +10,7 @@ const clock = new FixedClock('2025-06-01T12:00:00.000Z');
 
 /** CreatePlant over a fresh repository, taking inputs as the HTTP adapter does: parsed first. */
 function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH) {
-  const createPlant = new CreatePlant(new TypeOrmPlantRepository(dataSource, maxBatch), clock);
+  const createPlant = new CreatePlant(new SqlPlantRepository(dataSource, maxBatch), clock);
   return {
     async execute({
       plant,

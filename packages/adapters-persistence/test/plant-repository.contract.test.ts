@@ -1,4 +1,4 @@
-import { TypeOrmPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
+import { SqlPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import {
   FixedClock,
@@ -13,11 +13,11 @@ import { useFreshStore } from './support/use-store.js';
 const NOW = '2025-06-01T12:34:56.789Z';
 
 // The domain's port contracts, on each engine: the same checks the in-memory fakes pass.
-describe.each(testEngines())('TypeOrmPlantRepository holds to the plant port contracts on $name', (engine) => {
+describe.each(testEngines())('SqlPlantRepository holds to the plant port contracts on $name', (engine) => {
   const open = useFreshStore(engine);
   const empty = async () => {
     await clearStore(open().dataSource);
-    return new TypeOrmPlantRepository(open().dataSource);
+    return new SqlPlantRepository(open().dataSource);
   };
   describe('PlantRepository', () => {
     for (const check of plantRepositoryContract({ empty })) it(check.name, check.run);
@@ -32,7 +32,7 @@ describe.each(testEngines())('TypeOrmPlantRepository holds to the plant port con
   });
 });
 
-describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
+describe.each(testEngines())('SqlPlantRepository on $name', (engine) => {
   const open = useFreshStore(engine);
   let createPlant: {
     execute(command: { plant: NewPlantInput; createdByTokenId?: string }): Promise<CreatePlantResult>;
@@ -40,7 +40,7 @@ describe.each(testEngines())('TypeOrmPlantRepository on $name', (engine) => {
 
   beforeEach(async () => {
     await clearStore(open().dataSource);
-    const useCase = new CreatePlant(new TypeOrmPlantRepository(open().dataSource), new FixedClock(NOW));
+    const useCase = new CreatePlant(new SqlPlantRepository(open().dataSource), new FixedClock(NOW));
     // Inputs parsed first, as the HTTP adapter and the CLI do.
     createPlant = {
       execute: async ({ plant, createdByTokenId }) => useCase.execute({ plant: parsed(plant), createdByTokenId }),

@@ -1,4 +1,4 @@
-import { TypeOrmPlantRepository, asStorageError, isStorageUnavailable } from '@plantstore/adapters-persistence';
+import { SqlPlantRepository, asStorageError, isStorageUnavailable } from '@plantstore/adapters-persistence';
 import { Plant, StorageUnavailableError } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { sqliteEngine, type TestStore } from './engines.js';
@@ -92,7 +92,7 @@ describe('a locked SQLite database', () => {
     await lock.query(
       "INSERT INTO plant (id, name, created_at) VALUES (1, 'holding the write lock', '2025-01-01T00:00:00.000Z')",
     );
-    const repository = new TypeOrmPlantRepository(impatient);
+    const repository = new SqlPlantRepository(impatient);
     try {
       const failure = await repository.insertIfAbsent(plant('2'), provenance).then(
         () => undefined,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { LimiterRecord, LimiterStatus, LimiterStorage } from '../ports/limiter-storage.js';
+import type { LimiterRecord, LimiterStatus } from './limiter-records.js';
 
 // Atomic in Redis: count the hit, start the window on the first one, block past the limit.
 const HIT = `
@@ -33,7 +33,7 @@ export interface RedisLimiterOptions {
  * and the first answer restores limiting. A warning is logged on each change of state, not
  * per request.
  */
-export class RedisLimiterStorage implements LimiterStorage {
+export class RedisLimiterStorage {
   private readonly logger = new Logger('RedisLimiterStorage');
   private readonly prefix: string;
   private available = true;

@@ -1,10 +1,9 @@
 import { tmpdir } from 'node:os';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { nodeTokenSecrets, TypeOrmTokenRepository, type DataSource } from '@plantstore/adapters-persistence';
+import { SqlStore, type DataSource } from '@plantstore/adapters-persistence';
 import { IssueToken, RevokeToken, systemClock, type Scope } from '@plantstore/domain';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createApp } from '../../src/create-app.js';
-import { DATA_SOURCE } from '../../src/di-tokens.js';
 import { recordResponses } from './contract.js';
 import { LogCapture } from './log-capture.js';
 import { E2E_DATABASE_PREFIX, sqliteEngine, type EngineName, type TestDatabase, type TestEngine } from './engines.js';
@@ -92,8 +91,8 @@ async function launch(
   const contract = recordResponses(app);
   await app.listen(0, '127.0.0.1');
   const issuedTokens: string[] = [];
-  const dataSource = app.get<DataSource>(DATA_SOURCE);
-  const tokens = new TypeOrmTokenRepository(dataSource);
+  const store = app.get(SqlStore);
+  const { dataSource, tokens, tokenSecrets } = store;
   return {
     url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
     app,
@@ -107,7 +106,7 @@ async function launch(
     config,
     logs,
     async issueToken(options = {}) {
-      const issued = await new IssueToken(tokens, nodeTokenSecrets, systemClock).execute({
+      const issued = await new IssueToken(tokens, tokenSecrets, systemClock).execute({
         name: 'e2e',
         scopes: options.scopes,
       });

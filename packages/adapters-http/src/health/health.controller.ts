@@ -7,7 +7,7 @@ import { logCause } from '../logging/log-cause.js';
 import { ApiFailures, TRANSPORT_FAILURES } from '../openapi/api-responses.js';
 import { HealthSchema, ReadinessSchema } from '../openapi/api-schemas.js';
 import { OPERATIONS_TAG } from '../openapi/openapi-document.js';
-import { READINESS_PROBE, type ReadinessProbe } from '../ports/di-tokens.js';
+import { HTTP_OPTIONS, type HttpOptions, type ReadinessProbe } from '../ports/di-tokens.js';
 import { Lifecycle } from './lifecycle.js';
 
 /** Liveness and readiness for orchestrators; no token needed. */
@@ -16,12 +16,16 @@ import { Lifecycle } from './lifecycle.js';
 @ApiFailures(...TRANSPORT_FAILURES)
 @Controller()
 export class HealthController {
+  private readonly database: ReadinessProbe;
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly lifecycle: Lifecycle,
-    @Inject(READINESS_PROBE) private readonly database: ReadinessProbe,
-  ) {}
+    @Inject(HTTP_OPTIONS) { readiness }: HttpOptions,
+  ) {
+    this.database = readiness;
+  }
 
   @Get('healthz')
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 /** `:name`, optionally with a regular expression in parentheses (which never holds `/` here). */
@@ -15,24 +16,23 @@ export interface PathMethods {
  * The templates of every route the app registers (`/plants`, `/plants/:id`), so that a request
  * no route took can be told "this path exists, with other methods" (405) rather than "no such
  * route" (404). Fastify's own `hasRoute` compares templates, not paths: `/plants/5` is not a
- * route, `/plants/:id` is. Install before the routes are registered (before `app.init()`).
+ * route, `/plants/:id` is. Install before the routes are registered.
  */
+@Injectable()
 export class RouteTemplates {
   private readonly templates = new Map<string, RegExp>();
+  private fastify: FastifyInstance | undefined;
 
-  private constructor(private readonly fastify: FastifyInstance) {}
-
-  static install(fastify: FastifyInstance): RouteTemplates {
-    const table = new RouteTemplates(fastify);
-    fastify.addHook('onRoute', (route) => table.add(route.url));
-    return table;
+  install(fastify: FastifyInstance): void {
+    this.fastify = fastify;
+    fastify.addHook('onRoute', (route) => this.add(route.url));
   }
 
   /** The template a path falls under and the methods it has, or undefined when no route has that path. */
   methodsOf(path: string): PathMethods | undefined {
     for (const [template, pattern] of this.templates) {
       if (!pattern.test(path)) continue;
-      const methods = METHODS.filter((method) => this.fastify.hasRoute({ method, url: template }));
+      const methods = METHODS.filter((method) => this.fastify?.hasRoute({ method, url: template }) === true);
       if (methods.length > 0) return { template: template.replace(PARAMETER, '{$1}'), methods };
     }
     return undefined;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema, type ApiPropertyOptions } from '@nestjs/swagger';
+import { PlantName, PlantTag } from '@plantstore/domain';
 import { ErrorCode } from '../errors/error-codes.js';
 
 // Schemas of the OpenAPI document only: the request is read and checked by the JSON reader,
@@ -8,16 +9,16 @@ import { ErrorCode } from '../errors/error-codes.js';
 const NAME = {
   type: 'string',
   minLength: 1,
-  maxLength: 200,
-  description: 'The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters.',
+  maxLength: PlantName.MAX_CODE_POINTS,
+  description: `The name of the plant: 1 to ${PlantName.MAX_CODE_POINTS} Unicode code points, not only white space, no control characters.`,
   example: 'Monstera deliciosa',
 } as const;
 
 const TAG = {
   type: 'string',
   minLength: 1,
-  maxLength: 64,
-  description: 'Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none.',
+  maxLength: PlantTag.MAX_CODE_POINTS,
+  description: `Tag that specifies the type of the plant: 1 to ${PlantTag.MAX_CODE_POINTS} code points; absent when the plant has none.`,
   example: 'tropical',
 } as const;
 

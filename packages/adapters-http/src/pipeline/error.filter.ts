@@ -1,21 +1,30 @@
-import { Catch, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import { StorageUnavailableError } from '@plantstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteTemplates } from '../http/route-templates.js';
+import { RouteTemplates } from '../http/route-templates.js';
 import { logCause } from '../logging/log-cause.js';
-import type { HttpEvents } from '../ports/http-events.js';
+import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
 import { sendError } from '../errors/error-reply.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { failureOf } from '../errors/failure-of.js';
 
 /** Every failure, whoever raised it, leaves as `{error, message}` with a catalogued code. */
 @Catch()
+@Injectable()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
   constructor(
     private readonly routes: RouteTemplates,
-    private readonly events: HttpEvents,
+    @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {

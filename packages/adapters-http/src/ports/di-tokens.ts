@@ -1,23 +1,33 @@
-import type { OutboxStatus } from './outbox-status.js';
+import type { Clock, PlantReader, PlantRepository, TokenRepository, TokenSecrets } from '@plantstore/domain';
 import type { LimiterStorage } from './limiter-storage.js';
+import type { OutboxStatus } from './outbox-status.js';
 
-/** DI tokens for what the composition root provides to the HTTP adapter. */
+/** DI tokens inside the HTTP adapter: its options, and the use cases it builds from them. */
+export const HTTP_OPTIONS = Symbol('HttpOptions');
 export const CREATE_PLANT = Symbol('CreatePlant');
 export const GET_PLANT = Symbol('GetPlant');
 export const LIST_PLANTS = Symbol('ListPlants');
 export const AUTHENTICATE_TOKEN = Symbol('AuthenticateToken');
-export const HTTP_OPTIONS = Symbol('HttpOptions');
-export const READINESS_PROBE = Symbol('ReadinessProbe');
 
 /** Answers when the store can serve requests; rejects when it cannot. */
 export interface ReadinessProbe {
   ping(): Promise<void>;
 }
 
+/** What an app hands the HTTP adapter (PlantStoreHttpModule.forRootAsync): the ports it serves, and its limits. */
 export interface HttpOptions {
+  /** Where plants are created and read. */
+  readonly plants: PlantRepository & PlantReader;
+  readonly tokens: TokenRepository;
+  /** How the tokens' secrets are kept: the hash a presented token is looked up by. */
+  readonly tokenSecrets: TokenSecrets;
+  /** Readiness: the store answers. */
+  readonly readiness: ReadinessProbe;
+  /** The system clock when absent. */
+  readonly clock?: Clock | undefined;
   /** Largest accepted request body, in bytes (docs/http-api.md#limits: 64 KiB by default). */
   readonly bodyLimitBytes: number;
-  /** Requests per token per minute on POST /plants; 0 turns the limit off. */
+  /** Requests per token per minute; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
   /** Requests in progress at once (health probes aside); past it, 503 at once. */
   readonly maxRequestsInFlight: number;
@@ -25,8 +35,8 @@ export interface HttpOptions {
   readonly maxRequestsInFlightPerClient: number;
   /** Failed authentications per client address per minute before it gets 429s. */
   readonly authFailuresPerMinute: number;
-  /** Counter storage for the limits; in memory when absent (one instance only). */
+  /** Counter storage for the limits, to share them between instances; in memory when absent. */
   readonly limiterStorage?: LimiterStorage | undefined;
-  /** The PlantCreated outbox and its relay, for the metrics; absent when no relay runs. */
+  /** The plant events' outbox and relay, for the metrics; absent when no relay runs. */
   readonly outbox?: OutboxStatus | undefined;
 }

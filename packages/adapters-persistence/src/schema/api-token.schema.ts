@@ -31,7 +31,7 @@ function apiTokenSchema(engine: Engine): EntitySchema<ApiTokenRow> {
   });
 }
 
-export const ApiTokenSchema: Record<Engine, EntitySchema<ApiTokenRow>> = {
+export const ApiTokenEntity: Record<Engine, EntitySchema<ApiTokenRow>> = {
   sqlite: apiTokenSchema('sqlite'),
   postgres: apiTokenSchema('postgres'),
 };

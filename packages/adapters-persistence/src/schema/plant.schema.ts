@@ -29,7 +29,7 @@ function plantSchema(engine: Engine): EntitySchema<PlantRow> {
   });
 }
 
-export const PlantSchema: Record<Engine, EntitySchema<PlantRow>> = {
+export const PlantEntity: Record<Engine, EntitySchema<PlantRow>> = {
   sqlite: plantSchema('sqlite'),
   postgres: plantSchema('postgres'),
 };

@@ -1,0 +1,37 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpLogging, createPinoLogger, type DestinationStream, type LogLevel } from './logging/pino-logger.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
+import { createFastifyAdapter, type ServerOptions } from './pipeline/create-fastify-adapter.js';
+
+export interface HttpAppOptions extends ServerOptions {
+  readonly logLevel: LogLevel;
+  /** Where log lines go; stdout when absent. */
+  readonly logDestination?: DestinationStream | undefined;
+}
+
+/**
+ * The Nest application on Fastify as this adapter serves it, around a root module that imports
+ * PlantStoreHttpModule: Fastify's body parsing off (the pipes read bodies after the guards),
+ * one JSON logger for Nest and Fastify from the first line, and the OpenAPI document built from
+ * the routes once they are known.
+ */
+export async function createHttpApp(
+  rootModule: DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const logging = createHttpLogging(createPinoLogger(options.logLevel, options.logDestination));
+  const app = await NestFactory.create<NestFastifyApplication>(
+    rootModule,
+    createFastifyAdapter(logging.pino, options),
+    {
+      bodyParser: false,
+      logger: logging.nestLogger,
+      abortOnError: false,
+    },
+  );
+  app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
+  return app;
+}

@@ -1,0 +1,1 @@
+export * from './plant-event-relay.module.js';

@@ -1,0 +1,53 @@
+import type { PlantCreated } from '@plantstore/domain';
+import { JetStreamPlantCreatedPublisher } from './jetstream-publisher.js';
+import { OutboxRelay, type PlantCreatedSource, type RelayCounts, type RelayLog } from './outbox-relay.js';
+
+/** What the relay needs of a store's outbox (the persistence adapter's SqlPlantEventOutbox has it). */
+export interface PlantEventOutbox extends PlantCreatedSource {
+  relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number>;
+  /** Events for every plant stored from now on; says whether that changed anything. */
+  enableEvents(): Promise<{ readonly changed: boolean; readonly plants: number }>;
+  backlog(): Promise<{ readonly events: number; readonly oldestCreatedAt: Date | undefined }>;
+}
+
+export interface PlantEventRelayConfig {
+  /** NATS servers, comma-separated. */
+  readonly natsUrl: string;
+  readonly outbox: PlantEventOutbox;
+  readonly log: RelayLog;
+}
+
+/** What an operator reads of the relay: the outbox's backlog and this instance's counts. */
+export interface PlantEventRelayStatus {
+  backlog(): ReturnType<PlantEventOutbox['backlog']>;
+  counts(): RelayCounts;
+}
+
+/**
+ * The outbox relay of one server (docs/operations.md#plant-events): `start` turns the store's
+ * events on (a new store keeps none until asked) and begins publishing; `stop` ends after the
+ * batch in flight. A NATS outage delays events, never the API.
+ */
+export class PlantEventRelay {
+  private readonly relay: OutboxRelay;
+  readonly status: PlantEventRelayStatus;
+
+  constructor(private readonly config: PlantEventRelayConfig) {
+    this.relay = new OutboxRelay(
+      config.outbox,
+      () => JetStreamPlantCreatedPublisher.connect(config.natsUrl),
+      config.log,
+    );
+    this.status = { backlog: () => config.outbox.backlog(), counts: () => this.relay.status };
+  }
+
+  async start(): Promise<void> {
+    const { changed, plants } = await this.config.outbox.enableEvents();
+    if (changed) this.config.log.info(`plant events switched on; the ${plants} plant(s) stored before get no event`);
+    this.relay.start();
+  }
+
+  stop(): Promise<void> {
+    return this.relay.stop();
+  }
+}

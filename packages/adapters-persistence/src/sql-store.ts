@@ -1,0 +1,97 @@
+import {
+  StorageUnavailableError,
+  systemClock,
+  type Clock,
+  type TokenRepository,
+  type TokenSecrets,
+} from '@plantstore/domain';
+import type { DataSource } from 'typeorm';
+import { CachingTokenRepository } from './caching-token-repository.js';
+import { openDataSource } from './create-data-source.js';
+import { redactDatabaseUrl, type DatabaseConfig } from './database-config.js';
+import { nodeTokenSecrets } from './node-token-secrets.js';
+import { SqlPlantEventOutbox } from './sql-plant-event-outbox.js';
+import { SqlPlantRepository } from './sql-plant-repository.js';
+import { TypeOrmTokenRepository } from './typeorm-token-repository.js';
+
+export interface SqlStoreOptions {
+  /**
+   * Remember tokens found by hash for this long (at most the revocation bound), so a busy
+   * token is not read on every request. 0 or absent: every lookup reads the database.
+   */
+  readonly tokenCacheTtlMs?: number;
+  readonly clock?: Clock;
+}
+
+/**
+ * Everything this adapter keeps in one database (SQLite or PostgreSQL, docs/storage.md): the
+ * plants, the API tokens and how their secrets are kept, the plant events' outbox. `open`
+ * applies pending migrations; `close` is the only way the connection ends. The CLI uses it as
+ * it is; a Nest app imports SqlStoreModule (`@plantstore/adapters-persistence/nest`).
+ */
+export class SqlStore {
+  readonly plants: SqlPlantRepository;
+  readonly tokens: TokenRepository;
+  /** Tokens are kept as SHA-256 digests of what the client presents. */
+  readonly tokenSecrets: TokenSecrets = nodeTokenSecrets;
+  readonly events: SqlPlantEventOutbox;
+
+  private constructor(
+    /** For tools and tests that read the tables directly; the ports above are the API. */
+    readonly dataSource: DataSource,
+    options: SqlStoreOptions,
+  ) {
+    this.plants = new SqlPlantRepository(dataSource);
+    const tokens = new TypeOrmTokenRepository(dataSource);
+    const ttl = options.tokenCacheTtlMs ?? 0;
+    this.tokens = ttl > 0 ? new CachingTokenRepository(tokens, options.clock ?? systemClock, ttl) : tokens;
+    this.events = new SqlPlantEventOutbox(dataSource);
+  }
+
+  /**
+   * Opens the database and applies pending migrations.
+   * @throws {StorageUnavailableError} it cannot be opened; the message names the database with
+   *   its password masked and says why, without the driver's text quoting a secret.
+   */
+  static async open(config: DatabaseConfig, options: SqlStoreOptions = {}): Promise<SqlStore> {
+    let dataSource;
+    try {
+      dataSource = await openDataSource(config);
+    } catch (error) {
+      throw new StorageUnavailableError(`${redactDatabaseUrl(config)}: ${withoutSecrets(describe(error), config)}`, {
+        cause: error,
+      });
+    }
+    return new SqlStore(dataSource, options);
+  }
+
+  /** Resolves when the database answers a query; rejects when it does not. */
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // AggregateError (pg connecting to several addresses) has an empty message of its own.
+  if (error.message === '' && error instanceof AggregateError) return error.errors.map(describe).join('; ');
+  return error.message;
+}
+
+/** Driver messages may quote the connection string; the password must never reach a terminal or a log. */
+function withoutSecrets(message: string, config: DatabaseConfig): string {
+  if (config.engine !== 'postgres') return message;
+  let clean = message.split(config.url).join(redactDatabaseUrl(config));
+  try {
+    const raw = new URL(config.url).password;
+    for (const password of [raw, decodeURIComponent(raw)])
+      if (password !== '') clean = clean.split(password).join('***');
+  } catch {
+    // An unparseable URL cannot be scrubbed more precisely than by the replacement above.
+  }
+  return clean;
+}

@@ -22,7 +22,7 @@ const plant = (line: number, header: string, raw: string, fields: { id: unknown;
   source: { header, raw },
   plant: { tag: undefined, ...fields },
 });
-const unreadable = (line: number, header: string, raw: string | undefined, message: string) => ({
+const unreadable = (line: number, header: string, raw: string | Buffer | undefined, message: string) => ({
   line,
   source: { header, raw },
   unreadable: message,
@@ -174,6 +174,48 @@ describe('csvLines', () => {
         unreadable(2, header, '1,"Open,x\n', UNCLOSED),
         plant(3, header, '2,Fern,\n', { id: '2', name: 'Fern' }),
         plant(5, header, '3,Moss,y\n', { id: '3', name: 'Moss', tag: 'y' }),
+      ]);
+    });
+  });
+
+  describe('bytes that are not UTF-8', () => {
+    // A Latin-1 "Café": one byte, 0xE9, where UTF-8 needs two.
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const header = 'id,name,tag\n';
+
+    it('refuse their record, given back byte for byte, as the NDJSON reader and the API refuse them', async () => {
+      expect(await read(latin1(`${header}1,Café,x\n2,Fern,\n`))).toEqual([
+        unreadable(2, header, latin1('1,Café,x\n'), 'The record is not valid UTF-8.'),
+        plant(3, header, '2,Fern,\n', { id: '2', name: 'Fern' }),
+      ]);
+    });
+
+    it('refuse a whole quoted record when any of its lines holds them', async () => {
+      expect(await read(latin1(`${header}1,"Two\nlines, Café",x\n2,Fern,\n`))).toEqual([
+        unreadable(2, header, latin1('1,"Two\nlines, Café",x\n'), 'The record is not valid UTF-8.'),
+        plant(4, header, '2,Fern,\n', { id: '2', name: 'Fern' }),
+      ]);
+    });
+
+    it('are given back byte for byte in a record refused for its quoting', async () => {
+      expect(await read(latin1(`${header}1,Caf"é,x\n`))).toEqual([
+        unreadable(
+          2,
+          header,
+          latin1('1,Caf"é,x\n'),
+          notCsv('a quote inside an unquoted field (quote the whole field, and write the quote as "")'),
+        ),
+      ]);
+    });
+
+    it('in the header leave no header', async () => {
+      expect(await read(latin1('id,name,tagé\n1,Fern,\n'))).toEqual([
+        unreadable(
+          1,
+          '',
+          undefined,
+          'The first line must be the CSV header id,name,tag (tag optional, any order): The record is not valid UTF-8.',
+        ),
       ]);
     });
   });

@@ -14,11 +14,12 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { freePort } from '../test-support/free-port.mjs';
+import { createPostgresDatabase, withPostgres } from '../test-support/postgres.mjs';
 import { cpuPartsReport, readProfile } from './cpu-parts-report.mjs';
 import { measureReads, readReport } from './read-scenario.mjs';
 import { fmt, report } from './report.mjs';
@@ -113,6 +114,7 @@ const OVERALL_LIMIT_MS =
 // ---------------------------------------------------------------- cleanup
 const children = new Set();
 const tempDirs = new Set();
+/** The PostgreSQL databases made for this run, each with its drop. */
 const pgDatabases = new Set();
 let cleaningUp = null;
 
@@ -152,12 +154,12 @@ async function cleanup() {
   if (cleaningUp) return cleaningUp;
   cleaningUp = (async () => {
     await Promise.all([...children].map((child) => stopChild(child)));
-    for (const name of pgDatabases) {
+    for (const database of pgDatabases) {
       try {
-        await withPgClient(DATABASE_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-        pgDatabases.delete(name);
+        await database.drop();
+        pgDatabases.delete(database);
       } catch (error) {
-        console.error(`bench: could not drop database ${name}: ${error.message}`);
+        console.error(`bench: could not drop database ${database.name}: ${error.message}`);
       }
     }
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
@@ -178,18 +180,6 @@ const overallTimer = setTimeout(() => {
 
 // ---------------------------------------------------------------- helpers
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 function pinned(cpu, command, args) {
   return PIN ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
@@ -214,33 +204,17 @@ function httpGet(port, path, timeoutMs = 1000) {
   });
 }
 
-async function withPgClient(url, fn) {
-  const pg = persistenceRequire('pg');
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, query_timeout: 60_000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+/** `fn` on a connection of its own, whose queries give up after a minute. */
+const withPgClient = (url, fn) => withPostgres(url, fn, { queryTimeoutMs: 60_000 });
 
-function databaseUrlWithName(url, name) {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function createPgDatabase(suffix) {
-  const name = `plantstore_bench_${randomBytes(4).toString('hex')}${suffix}`;
-  await withPgClient(DATABASE_URL, async (client) => {
-    await client.query(`CREATE DATABASE ${name}`);
-    pgDatabases.add(name);
+async function createPgDatabase(server) {
+  const database = await createPostgresDatabase(DATABASE_URL, `plantstore_bench_${server}_`, {
     // The WAL lives in the cluster's own directory, so no tablespace moves the commit's flush off
     // the disk; not waiting for it is what leaves CPU alone, for this database only.
-    if (TMPFS) await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    settings: TMPFS ? { synchronous_commit: 'off' } : {},
   });
-  return databaseUrlWithName(DATABASE_URL, name);
+  pgDatabases.add(database);
+  return database.url;
 }
 
 /** Rows in `table` (plant, or the outbox), read by a separate connection (committed rows only). */
@@ -640,7 +614,7 @@ async function main() {
       `PostgreSQL ${settings.version} (server: synchronous_commit=${settings.synchronous_commit}, fsync=${settings.fsync}${TMPFS ? '; bench databases: synchronous_commit=off' : ''}), not pinned, its CPU not counted; a fresh database per server, dropped afterwards; bare servers: node-postgres Pool(10)`,
     );
     for (const target of targets) {
-      target.pgUrl = await createPgDatabase(target.name === 'project' ? '' : `_${target.name}`);
+      target.pgUrl = await createPgDatabase(target.name);
       target.env.DATABASE_URL = target.pgUrl;
     }
   } else {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { useTestApp } from '../support/test-app.js';
-import { repositoryRoot } from './support/built-server.js';
+import { repositoryRoot } from '../../../../test-support/repository-root.mjs';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, parseStrictJson, type ExpectedPlant } from './support/oracle.js';
 import { exchange, postBytes, type Exchange } from '../support/raw-exchange.js';

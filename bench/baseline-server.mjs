@@ -28,6 +28,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { groupCommit } from './group-commit.mjs';
 
 const require = createRequire(new URL('../packages/adapters-persistence/package.json', import.meta.url));
 
@@ -161,44 +162,6 @@ function openSqlite(url) {
     },
     close,
   };
-}
-
-/**
- * Group commit for the `group` mode: creates submitted during one event-loop turn are flushed
- * together at the end of it (setImmediate), at most `maxFlushes` flushes in flight; creates that
- * arrive while that many are in flight wait and go together into the next one. Each create's
- * promise settles only after the flush that holds it.
- */
-function groupCommit(flush, maxFlushes) {
-  let pending = [];
-  let scheduled = false;
-  let inFlight = 0;
-  const pump = () => {
-    scheduled = false;
-    if (pending.length === 0 || inFlight >= maxFlushes) return;
-    const batch = pending;
-    pending = [];
-    inFlight++;
-    flush(batch.map((w) => w.plant))
-      .then(
-        (outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])),
-        (error) => batch.forEach((w) => w.reject(error)),
-      )
-      .finally(() => {
-        inFlight--;
-        schedule();
-      });
-  };
-  const schedule = () => {
-    if (scheduled || pending.length === 0) return;
-    scheduled = true;
-    setImmediate(pump);
-  };
-  return (plant) =>
-    new Promise((resolve, reject) => {
-      pending.push({ plant, resolve, reject });
-      schedule();
-    });
 }
 
 function send(res, status, payload, headers = {}) {

@@ -8,13 +8,13 @@
 // a second time (every line unchanged: the re-run cost), checks the row count, and prints one
 // markdown table, saved under bench/results/. Temp files and the database are always removed.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPostgresDatabase, withPostgres } from '../test-support/postgres.mjs';
 import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,23 +44,9 @@ if (DATABASE_URL && !POSTGRES) {
 const dir = mkdtempSync(join(os.tmpdir(), 'plantstore-bench-import-'));
 const pgDatabases = [];
 
-async function withPgClient(url, fn) {
-  const pg = persistenceRequire('pg');
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 async function cleanup() {
   rmSync(dir, { recursive: true, force: true });
-  for (const database of pgDatabases.splice(0))
-    await withPgClient(DATABASE_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch(
-      () => {},
-    );
+  for (const database of pgDatabases.splice(0)) await database.drop().catch(() => {});
 }
 
 /** Plants with ids spread over the whole int64 range (both signs, beyond 2^53), names and tags of realistic length. */
@@ -108,7 +94,7 @@ async function runImport(file, databaseUrl) {
 
 async function countRows(databaseUrl) {
   if (POSTGRES)
-    return withPgClient(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
+    return withPostgres(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
   try {
@@ -121,12 +107,9 @@ async function countRows(databaseUrl) {
 /** A fresh database for one run: a SQLite file in the temp dir, or a new PostgreSQL database. */
 async function freshDatabase(name) {
   if (!POSTGRES) return `sqlite:${join(dir, `${name}.sqlite`)}`;
-  const database = `plantstore_bench_${randomBytes(4).toString('hex')}`;
-  await withPgClient(DATABASE_URL, (c) => c.query(`CREATE DATABASE ${database}`));
+  const database = await createPostgresDatabase(DATABASE_URL, 'plantstore_bench_');
   pgDatabases.push(database);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
+  return database.url;
 }
 
 async function enableEvents(databaseUrl) {

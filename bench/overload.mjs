@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { freePort } from '../test-support/free-port.mjs';
 import { probe } from './http-probe.mjs';
 import { writeResult } from './results.mjs';
 
@@ -51,16 +52,6 @@ function cli(args) {
   });
   if (run.status !== 0) throw new Error(`plantstore ${args.join(' ')} failed: ${run.stderr}`);
   return run.stdout;
-}
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-    probe.once('error', fail);
-  });
 }
 
 function samplesMax(samples) {

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { repositoryRoot } from './api-process.js';
+import { repositoryRoot } from './repository-root.mjs';
 
 /**
  * A workspace package as another team gets it, for tests: packed with `pnpm pack` into

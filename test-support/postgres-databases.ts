@@ -1,5 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import {
+  connectPostgres,
+  createPostgresDatabase as createDatabase,
+  databaseUrl,
+  type FreshPostgresDatabase,
+} from './postgres.mjs';
 import { reportSkipped } from './skipped.js';
 
 /**
@@ -36,62 +40,24 @@ export function reportIfPostgresSkipped(): void {
   if (skipped !== undefined) reportSkipped(skipped.what, skipped.howToEnable);
 }
 
-export interface FreshPostgresDatabase {
-  /** A URL for the new database: same host, user and password as the admin URL. */
-  readonly url: string;
-  readonly name: string;
-  drop(): Promise<void>;
-}
+export type { FreshPostgresDatabase };
+export { connectPostgres, databaseUrl };
 
+/**
+ * A fresh database for one suite (test-support/postgres.mjs); a failure says that PostgreSQL
+ * suites were asked for, so that an unreachable server is not mistaken for a broken test.
+ */
 export async function createPostgresDatabase(adminUrl: string, prefix: string): Promise<FreshPostgresDatabase> {
-  const name = prefix + randomBytes(6).toString('hex');
-  await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
-  return {
-    url: databaseUrl(adminUrl, name),
-    name,
-    // FORCE ends the sessions of servers a failed test left running, so the drop cannot hang.
-    drop: () => asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  const database = await asEnabledSuites(() => createDatabase(adminUrl, prefix));
+  return { ...database, drop: () => asEnabledSuites(() => database.drop()) };
 }
 
-/** The admin URL with another database name (same host, user and password). */
-export function databaseUrl(adminUrl: string, database: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** A connection of its own to `url`, outside any app's pool: another client of the database. */
-export async function connectPostgres(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  // An idle client whose server goes away emits 'error'; unhandled, it would crash the worker.
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
-
-async function asAdmin(adminUrl: string, sql: string): Promise<void> {
-  let client: pg.Client | undefined;
+async function asEnabledSuites<T>(run: () => Promise<T>): Promise<T> {
   try {
-    client = await connectPostgres(adminUrl);
-    await client.query(sql);
+    return await run();
   } catch (error) {
-    throw new Error(
-      `PostgreSQL suites are enabled (CI=true or ${PG_URL_VARIABLE}) but "${sql}" failed on ${withoutPassword(adminUrl)}: ${String(error)}`,
-      { cause: error },
-    );
-  } finally {
-    await client?.end().catch(() => undefined);
-  }
-}
-
-/** The admin URL fit for a CI log. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparseable URL)';
+    throw new Error(`PostgreSQL suites are enabled (CI=true or ${PG_URL_VARIABLE}) but ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -10,19 +10,16 @@
  *
  * int64 comes out as `bigint | string`, never `number`: a JS number loses precision above 2^53.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { startBuiltServer } from '../../../test-support/built-server.mjs';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repositoryRoot = resolve(packageDir, '../..');
-const serverMain = join(repositoryRoot, 'apps/api/dist/main.js');
 const GENERATED_FILE = join(packageDir, 'src/generated/openapi.ts');
 
 const HEADER = `/**
@@ -51,54 +48,15 @@ async function servedDocument(url) {
   return response.json();
 }
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const probe = createServer().once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
-
 /** Starts the built server on a throwaway SQLite file, hands its URL to `use`, then stops it. */
 async function withBuiltServer(use) {
   const dataDir = mkdtempSync(join(tmpdir(), 'plantstore-openapi-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [serverMain], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${join(dataDir, 'openapi.sqlite')}`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((done) => child.once('exit', done));
+  let server;
   try {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      if (child.exitCode !== null)
-        throw new Error(
-          `the built server (${serverMain}) exited before answering; build first (pnpm build)\n${stderr}`,
-        );
-      try {
-        return await use(url);
-      } catch (error) {
-        if (Date.now() > until)
-          throw new Error(`the built server did not serve /openapi.json within 30 s: ${error.message}\n${stderr}`, {
-            cause: error,
-          });
-        await new Promise((wait) => setTimeout(wait, 100));
-      }
-    }
+    server = await startBuiltServer({ DATABASE_URL: `sqlite:${join(dataDir, 'openapi.sqlite')}` });
+    return await use(server.url);
   } finally {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -2,13 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TcpProxy } from '../../../test-support/tcp-proxy.js';
-import {
-  createToken,
-  freePort,
-  startApiProcess,
-  storedPlants,
-  type ApiProcess,
-} from '../../../test-support/api-process.js';
+import { createTokenWithCli, storedPlants } from '../../../test-support/built-cli.js';
+import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
+import { freePort } from '../../../test-support/free-port.mjs';
 import {
   createPostgresDatabase,
   postgresAdminUrl,
@@ -52,11 +48,11 @@ const PATIENT = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDel
 describe.each(engines)('@plantstore/client against the built server on $name', (engine) => {
   let database: { url: string; drop(): Promise<void> };
   let token: string;
-  let server: ApiProcess | undefined;
+  let server: BuiltServer | undefined;
 
   beforeAll(async () => {
     database = await engine.createDatabase();
-    token = await createToken(database.url, 'client-e2e');
+    ({ token } = await createTokenWithCli(database.url, 'client-e2e'));
   }, 60_000);
   afterEach(async () => {
     await server?.stop('SIGKILL');
@@ -66,7 +62,7 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
     await database?.drop();
   });
 
-  const start = (port?: number) => startApiProcess({ DATABASE_URL: database.url }, port);
+  const start = (port?: number) => startBuiltServer({ DATABASE_URL: database.url }, port === undefined ? {} : { port });
 
   it('creates a plant whose int64 id is stored with every digit, and an identical create answers 200 again', async () => {
     server = await start();

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repositoryRoot } from '../../../test-support/api-process.js';
+import { repositoryRoot } from '../../../test-support/repository-root.mjs';
 
 /**
  * The client's types are generated from the OpenAPI document the built server serves

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
-import { createTokenWithCli } from '../support/processes.js';
-import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli } from '../../../../test-support/built-cli.js';
+import { tempDatabaseDir } from './support/temp-database.js';
 import { expectErrorContract } from './support/contract.js';
 import { postPlantVia, type PostResult } from '../support/http-post.js';
 

@@ -1,17 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { useTestApp } from '../support/test-app.js';
-import { repositoryRoot } from './support/built-server.js';
+import { repositoryRoot } from '../../../../test-support/repository-root.mjs';
 import { expectErrorContract, JSON_UTF8 } from './support/contract.js';
 import { expectedOutcome, parseStrictJson, type ExpectedPlant } from './support/oracle.js';
 import { exchange, postBytes, type Exchange } from '../support/raw-exchange.js';
 
 /**
- * The parsing cases of JSONTestSuite (MIT; kept in test/fixtures/json-test-suite, see its
- * SOURCE.md), each sent as a POST /plants body with a valid token: n_ must be refused, y_ are
+ * The parsing cases of JSONTestSuite (MIT; kept beside the JSON reader's own tests in
+ * packages/json-reader/test/fixtures/json-test-suite, see its SOURCE.md), each sent as a
+ * POST /plants body with a valid token: the contract over HTTP. n_ must be refused, y_ are
  * valid JSON (400 unless a valid NewPlant), i_ are implementation-defined (never a 5xx or a hang).
  */
-const CORPUS = resolve(repositoryRoot, 'apps/api/test/fixtures/json-test-suite');
+const CORPUS = resolve(repositoryRoot, 'packages/json-reader/test/fixtures/json-test-suite');
 /** Every file of the upstream test_parsing folder: a lost file must fail the suite, not shrink it. */
 const CORPUS_FILES = 318;
 const BODY_LIMIT = 65_536;

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
-import { cliOutput, createTokenWithCli } from '../support/processes.js';
-import { startBuiltServer, tempDatabaseDir, type BuiltServer } from './support/built-server.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { cliOutput, createTokenWithCli } from '../../../../test-support/built-cli.js';
+import { tempDatabaseDir } from './support/temp-database.js';
 import { errorContractProblems } from './support/contract.js';
 import { exchange, postBytes, type Step, type WireResponse } from '../support/raw-exchange.js';
 

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTokenWithCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli } from '../../../../test-support/built-cli.js';
 
 const BUSY_TIMEOUT_MS = 2_000;
 const HOLD_MS = 5_000;
@@ -40,7 +41,7 @@ async function timed(
  */
 describe('SQLite write lock held by another process', () => {
   let dir: string;
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'plantstore-lock-'));
@@ -53,7 +54,7 @@ describe('SQLite write lock held by another process', () => {
   it('answers probes and refusals at once while a create waits, then 503 with Retry-After, then creates again once released', async () => {
     const path = join(dir, 'plantstore.sqlite');
     const { token } = await createTokenWithCli(`sqlite:${path}`, 'lock');
-    server = await startServerProcess({
+    server = await startBuiltServer({
       DATABASE_URL: `sqlite:${path}`,
       SQLITE_BUSY_TIMEOUT_MS: String(BUSY_TIMEOUT_MS),
       AUTH_FAILURE_LIMIT_PER_MINUTE: '0',

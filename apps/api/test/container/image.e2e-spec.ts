@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, repositoryRoot } from '../../../../test-support/api-process.js';
+import { freePort } from '../../../../test-support/free-port.mjs';
+import { repositoryRoot } from '../../../../test-support/repository-root.mjs';
 import { reportSkipped } from '../../../../test-support/skipped.js';
 import {
   commandLine,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { testEngines, type TestDatabase, type TestEngine } from '../support/engines.js';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
-import { CLI_JS, createTokenWithCli, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { CLI_JS, createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 import {
   catalogueIds,
   createPlants,
@@ -41,7 +42,7 @@ interface World {
   database: TestDatabase;
   nats: NatsProcess;
   token: string;
-  servers: ServerProcess[];
+  servers: BuiltServer[];
   catalogue: RunningCatalogue | undefined;
 }
 
@@ -64,13 +65,13 @@ function useWorld(engine: TestEngine): () => World {
   return () => world!;
 }
 
-async function startServer(world: World): Promise<ServerProcess> {
-  const server = await startServerProcess({ DATABASE_URL: world.database.url, NATS_URL: world.nats.url });
+async function startServer(world: World): Promise<BuiltServer> {
+  const server = await startBuiltServer({ DATABASE_URL: world.database.url, NATS_URL: world.nats.url });
   world.servers.push(server);
   return server;
 }
 
-async function kill(server: ServerProcess): Promise<void> {
+async function kill(server: BuiltServer): Promise<void> {
   const gone = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGKILL');
   await gone;

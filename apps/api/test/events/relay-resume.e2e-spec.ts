@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
-import { freePort, startServerProcess } from '../support/processes.js';
+import { startBuiltServer } from '../../../../test-support/built-server.mjs';
+import { freePort } from '../../../../test-support/free-port.mjs';
 
 function event(n: number): PlantCreated {
   const parsed = Plant.parse({ id: String(n), name: `plant ${n}` });
@@ -77,7 +78,7 @@ describe('a server whose NATS has never answered', () => {
   it('exits at once on SIGTERM (exit 0), not at its shutdown timeout, having warned once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-nats-never-'));
     // A port nothing listens on: every connection attempt is refused.
-    const server = await startServerProcess({
+    const server = await startBuiltServer({
       DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
       NATS_URL: `nats://127.0.0.1:${await freePort()}`,
       SHUTDOWN_TIMEOUT: '20000',

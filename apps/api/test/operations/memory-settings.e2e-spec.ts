@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 
 const MIB = 1024 * 1024;
 
@@ -18,7 +18,7 @@ async function heapSpaceSize(url: string, space: string): Promise<number> {
 // 32 MiB, all of it resident under load.
 describe('memory settings of the built server', () => {
   let dir: string;
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'plantstore-memory-'));
@@ -29,12 +29,12 @@ describe('memory settings of the built server', () => {
   });
 
   it('keeps the young generation within 16 MiB when started as a bare node process', async () => {
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}` });
+    server = await startBuiltServer({ DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}` });
     expect(await heapSpaceSize(server.url, 'new')).toBeLessThanOrEqual(16 * MIB);
   });
 
   it('leaves the young generation to the operator who sets it on the command line', async () => {
-    server = await startServerProcess({
+    server = await startBuiltServer({
       DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
       NODE_OPTIONS: '--max-semi-space-size=32',
     });

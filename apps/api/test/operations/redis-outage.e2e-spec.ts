@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { postPlant } from '../support/plant-requests.js';
-import { createTokenWithCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli } from '../../../../test-support/built-cli.js';
 import { startRedisProcess, type RedisProcess } from '../support/redis-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -99,7 +100,7 @@ describe('a frozen Redis behind the rate limits', () => {
  */
 describe('a Redis refusing connections behind the built server', () => {
   let redis: RedisProcess | undefined;
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
   let dir: string;
 
   beforeAll(() => {
@@ -126,7 +127,7 @@ describe('a Redis refusing connections behind the built server', () => {
     const port = Number(new URL(redis.url).port);
     const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
     const { token } = await createTokenWithCli(databaseUrl, 'redis-refused', ['plants:write']);
-    server = await startServerProcess({
+    server = await startBuiltServer({
       DATABASE_URL: databaseUrl,
       REDIS_URL: redis.url,
       RATE_LIMIT_PER_MINUTE: '1000',

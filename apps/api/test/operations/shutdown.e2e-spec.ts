@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { Lifecycle } from '@plantstore/adapters-http';
-import { createTokenWithCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli } from '../../../../test-support/built-cli.js';
 import { startTestApp } from '../support/test-app.js';
 
 /** Collects what the server answers on a socket until it closes it. */
@@ -21,7 +22,7 @@ function responseOn(socket: Socket): Promise<string> {
 
 describe('graceful shutdown of the built server', () => {
   let dir: string;
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'plantstore-shutdown-'));
@@ -34,7 +35,7 @@ describe('graceful shutdown of the built server', () => {
   it('on SIGTERM: finishes the request in flight (200, stored), refuses new connections, exits 0', async () => {
     const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
     const { token } = await createTokenWithCli(databaseUrl, 'shutdown');
-    server = await startServerProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '10000' });
+    server = await startBuiltServer({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: '10000' });
     const { port } = new URL(server.url);
 
     // A request whose body is still arriving when the signal comes.
@@ -82,12 +83,12 @@ describe('graceful shutdown of the built server', () => {
 describe('a keep-alive request in flight at SIGTERM', () => {
   it('is answered with Connection: close, so the process exits at once instead of waiting for the connection to go idle', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-shutdown-'));
-    let server: ServerProcess | undefined;
+    let server: BuiltServer | undefined;
     try {
       const databaseUrl = `sqlite:${join(dir, 'plantstore.sqlite')}`;
       const { token } = await createTokenWithCli(databaseUrl, 'keep-alive');
       // Long keep-alive and shutdown timeouts: only Connection: close can make the exit quick.
-      server = await startServerProcess({
+      server = await startBuiltServer({
         DATABASE_URL: databaseUrl,
         SHUTDOWN_TIMEOUT: '20000',
         KEEP_ALIVE_TIMEOUT_MS: '20000',

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, SERVER_JS } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 
 /**
  * What an operator reads when the built server starts at the default level: a few lines at
@@ -20,43 +19,26 @@ interface LogLine {
   context?: string;
 }
 
-/** Starts the server, waits until it answers, and returns every line it wrote before the first request. */
+/** Starts the server, waits for its listening line, and returns every line it wrote before the first request. */
 async function linesBeforeServing(env: Record<string, string>): Promise<LogLine[]> {
   const dir = mkdtempSync(join(tmpdir(), 'plantstore-start-'));
-  const port = await freePort();
-  // The default level unless `env` sets one: none inherited from the test run.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LOG_LEVEL'));
-  const child = spawn(process.execPath, [SERVER_JS], {
-    env: {
-      ...inherited,
-      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // The default level unless `env` sets one: none inherited from the test run. Ready on its
+  // own word, not on a probe, which would be the first request. Lines are written
+  // asynchronously: the listening line can follow the socket by a moment.
+  let server: BuiltServer | undefined;
   try {
-    const deadline = Date.now() + 30_000;
-    // Lines are written asynchronously: the listening line can follow the socket by a moment.
-    while (!output.includes('listening on')) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`);
-      if (Date.now() > deadline) throw new Error(`no listening line within 30 s: ${output}`);
-      await new Promise((wait) => setTimeout(wait, 50));
-    }
-    const before = output;
-    expect(await status(`http://127.0.0.1:${port}/healthz`)).toBe(200);
+    server = await startBuiltServer(
+      { DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`, LOG_LEVEL: undefined, ...env },
+      { ready: (started) => started.output().includes('listening on') },
+    );
+    const before = server.output();
+    expect(await status(`${server.url}/healthz`)).toBe(200);
     return before
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as LogLine);
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,8 @@ import type { Agent } from 'node:http';
 import { migrations } from '@plantstore/adapters-persistence';
 import { connectPostgres, describeOnPostgres, type TestDatabase } from '../support/engines.js';
 import { keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
-import { createTokenWithCli, runCli, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 
 const INSTANCES = 3;
 const IDS = 200;
@@ -23,7 +24,7 @@ interface Sent {
 
 describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
   let database: TestDatabase;
-  const servers: ServerProcess[] = [];
+  const servers: BuiltServer[] = [];
   let agents: Agent[] = [];
   let env: Record<string, string>;
 
@@ -32,7 +33,7 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     env = { DATABASE_URL: database.url };
     // All three start at once on the EMPTY database: their migrations race, as when a
     // deployment starts every replica together.
-    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startServerProcess(env)));
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startBuiltServer(env)));
     for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;

@@ -1,7 +1,9 @@
 import type { Agent } from 'node:http';
 import { connectPostgres, describeOnPostgres, E2E_DATABASE_PREFIX, type TestDatabase } from '../support/engines.js';
 import { getVia, keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
-import { createTokenWithCli, freePort, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
+import { createTokenWithCli } from '../../../../test-support/built-cli.js';
+import { freePort } from '../../../../test-support/free-port.mjs';
 import { TcpProxy } from '../../../../test-support/tcp-proxy.js';
 
 const UNAVAILABLE = { error: 50301, message: 'The plant store is temporarily unavailable; retry shortly.' };
@@ -16,7 +18,7 @@ describe('a server started while PostgreSQL refuses connections', () => {
   it('exits 1 promptly with one line saying why, without the password', async () => {
     const closedPort = await freePort();
     const started = performance.now();
-    const failure = await startServerProcess({
+    const failure = await startBuiltServer({
       DATABASE_URL: `postgres://postgres:s3cret@127.0.0.1:${closedPort}/${E2E_DATABASE_PREFIX}unreachable`,
       ...TIMEOUTS,
     }).then(
@@ -45,7 +47,7 @@ describe('a server started while PostgreSQL refuses connections', () => {
 describeOnPostgres('a running server when PostgreSQL goes away and comes back', (engine) => {
   let database: TestDatabase;
   let proxy: TcpProxy;
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
   let agent: Agent;
   let token: string;
 
@@ -57,7 +59,7 @@ describeOnPostgres('a running server when PostgreSQL goes away and comes back', 
     ({ token } = await createTokenWithCli(database.url, 'outage'));
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
-    server = await startServerProcess({ DATABASE_URL: proxied.toString(), ...TIMEOUTS });
+    server = await startBuiltServer({ DATABASE_URL: proxied.toString(), ...TIMEOUTS });
     agent = keepAliveAgent(20);
   }, 60_000);
 

@@ -4,7 +4,7 @@ import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportSkipped } from '../../../../test-support/skipped.js';
-import { freePort } from './processes.js';
+import { freePort } from '../../../../test-support/free-port.mjs';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { reportSkipped } from '../../../../test-support/skipped.js';
-import { freePort } from './processes.js';
+import { freePort } from '../../../../test-support/free-port.mjs';
 
 export interface RedisProcess {
   readonly url: string;

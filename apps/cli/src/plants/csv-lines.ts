@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { checkNewPlantShape, type ImportLine } from '@plantstore/domain';
 import { splitLines, type ByteLine } from './byte-lines.js';
 
@@ -10,18 +11,21 @@ const cellAsLiteral = (value: unknown): string | undefined => (typeof value === 
 const QUOTE = '"';
 const COMMA = ',';
 const BOM = '\uFEFF';
+const BOM_BYTES = Buffer.from(BOM, 'utf8');
 
-/** The CSV header as read, kept for the rejects file. */
+/** The CSV header as read, kept for the rejects file, and the record: its text, or its bytes when they are not UTF-8. */
 export interface CsvSource {
   readonly header: string;
-  readonly raw: string | undefined;
+  readonly raw: string | Buffer | undefined;
 }
 
 /**
  * CSV (RFC 4180, header `id,name,tag` in any order, `tag` optional) → import lines. Quoted
  * fields may hold commas, quotes (doubled) and line breaks; a UTF-8 BOM is dropped; blank lines
  * are skipped. An empty cell is an absent field (a tag is never empty, so an empty tag cell
- * means no tag). A record is numbered by the line it starts on.
+ * means no tag). A record is numbered by the line it starts on. A record with bytes that are
+ * not UTF-8 is refused, as the API and the NDJSON reader refuse them, never imported with
+ * replacement characters; it is given back byte for byte.
  *
  * Every record of the input is accounted for: broken quoting rejects the record it is in, with
  * the line it starts on and why, and reading goes on at the next record. A quote inside an
@@ -51,12 +55,24 @@ export async function* csvLines(
 /** One line of the file: its text (undefined when over the size limit) and its own line break. */
 interface PhysicalLine {
   readonly number: number;
+  /**
+   * Decoded with replacement characters when the bytes are not UTF-8: quotes and commas are
+   * ASCII, which no invalid sequence swallows, so the record's bounds are still found.
+   */
   readonly text: string | undefined;
+  /** A copy of the line's bytes when they are not UTF-8, to give them back exactly. */
+  readonly invalidBytes: Buffer | undefined;
   readonly lineBreak: string;
 }
 
 function physicalLine({ number, bytes, crlf }: ByteLine): PhysicalLine {
-  return { number, text: bytes?.toString('utf8'), lineBreak: crlf ? '\r\n' : '\n' };
+  return {
+    number,
+    text: bytes?.toString('utf8'),
+    // A copy: the record may outlive the chunk the line is a view of.
+    invalidBytes: bytes === undefined || isUtf8(bytes) ? undefined : Buffer.from(bytes),
+    lineBreak: crlf ? '\r\n' : '\n',
+  };
 }
 
 type Scan = 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted';
@@ -159,6 +175,8 @@ class RecordReader {
 
   private complete(record: OpenRecord): void {
     const line = record.lines[0]!.number;
+    if (record.lines.some((l) => l.invalidBytes !== undefined))
+      return this.reject(line, record.lines, 'The record is not valid UTF-8.');
     if (this.header === undefined) {
       const header = readHeader(record.cells);
       if (typeof header === 'string') {
@@ -170,7 +188,7 @@ class RecordReader {
       }
       return;
     }
-    const source = { header: this.header.raw, raw: rawText(record.lines) };
+    const source = { header: this.header.raw, raw: rawSource(record.lines) };
     if (record.cells.length !== this.header.width) {
       this.out.push({
         line,
@@ -198,7 +216,7 @@ class RecordReader {
       });
       return;
     }
-    const raw = lines.length === 0 || lines.some((l) => l.text === undefined) ? undefined : rawText(lines);
+    const raw = lines.length === 0 || lines.some((l) => l.text === undefined) ? undefined : rawSource(lines);
     this.out.push({ line, source: { header: this.header.raw, raw }, unreadable: message });
   }
 }
@@ -270,6 +288,18 @@ function readHeader(cells: readonly string[]): Partial<Record<Column, number>> |
 /** A record's lines as in the file, each with its own line break (CRLF where the file had it). */
 function rawText(lines: readonly PhysicalLine[]): string {
   return lines.map((line) => withoutBom(line) + line.lineBreak).join('');
+}
+
+/** A record as in the file: its text, or its exact bytes when they are not UTF-8. */
+function rawSource(lines: readonly PhysicalLine[]): string | Buffer {
+  if (lines.every((line) => line.invalidBytes === undefined)) return rawText(lines);
+  return Buffer.concat(
+    lines.flatMap((line) => {
+      const bytes = line.invalidBytes ?? Buffer.from(withoutBom(line), 'utf8');
+      const start = line.number === 1 && bytes.subarray(0, BOM_BYTES.length).equals(BOM_BYTES) ? BOM_BYTES.length : 0;
+      return [bytes.subarray(start), Buffer.from(line.lineBreak)];
+    }),
+  );
 }
 
 function withoutBom(line: PhysicalLine): string {

@@ -1,4 +1,4 @@
-import { LineCount } from '../src/plants/line-count.js';
+import { LineCount } from '../../src/plants/line-count.js';
 
 async function* chunks(...texts: string[]) {
   for (const text of texts) yield Buffer.from(text);

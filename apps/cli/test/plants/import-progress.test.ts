@@ -1,4 +1,4 @@
-import { ImportProgress } from '../src/plants/import-progress.js';
+import { ImportProgress } from '../../src/plants/import-progress.js';
 
 function output(isTTY: boolean) {
   const written: string[] = [];

@@ -1,0 +1,98 @@
+// The child processes of a `pnpm bench` run (servers, load generators): each tracked from its
+// start so that none outlives the run, stopped with a grace period, and read from /proc for
+// the report's CPU and RSS columns.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const children = new Set();
+let closed = false;
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Keeps `child` until it exits, with `child.exited` resolving to its { code, signal }. */
+export function track(child, label) {
+  if (closed) {
+    // Cleanup has started (signal or time limit): nothing new may outlive it.
+    child.kill('SIGKILL');
+    throw new Error('bench is shutting down');
+  }
+  children.add(child);
+  child.label = label;
+  child.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+  child.exited.then(() => children.delete(child));
+  return child;
+}
+
+export async function stopChild(child, graceMs = 10_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exited;
+  try {
+    child.kill('SIGTERM');
+  } catch {
+    // Already gone: the exit is awaited below either way.
+  }
+  const timer = setTimeout(() => {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // Exited during the grace period.
+    }
+  }, graceMs);
+  const result = await child.exited;
+  clearTimeout(timer);
+  return result;
+}
+
+/** Stops every child still running, and refuses new ones from now on. */
+export function stopAllChildren() {
+  closed = true;
+  return Promise.all([...children].map((child) => stopChild(child)));
+}
+
+/** The last lines of a log file, for an error message; nothing if unreadable. */
+export function tail(path, lines = 20) {
+  try {
+    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** RSS and its file-backed part (mapped files, mostly the node binary's pages), in kB; zeros if unreadable. */
+export function rssKb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0);
+    return { total: field('VmRSS'), file: field('RssFile') };
+  } catch {
+    return { total: 0, file: 0 };
+  }
+}
+
+const CLOCK_TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU time (user + system, all threads) the process has used so far, in µs; NaN if unreadable. */
+export function cpuUs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S) * 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The highest RSS seen until stopped, with the file-backed kB of that sample. */
+export function startRssSampler(pid) {
+  let peak = rssKb(pid);
+  const sample = () => {
+    const now = rssKb(pid);
+    if (now.total > peak.total) peak = now;
+  };
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+}

@@ -1,0 +1,224 @@
+// The servers under test, each on a fresh database of its own and a free 127.0.0.1 port,
+// pinned to the servers' CPU: the project's production build, the checkout it is compared with
+// (BENCH_COMPARE_ROOT), the project with its relay off, the two bare baselines
+// (baseline-server.mjs) and the stack floor (stack-floor-server.mjs). BENCH_ONLY picks them.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { freePort } from '../test-support/free-port.mjs';
+import { createPgDatabase } from './databases.mjs';
+import { rssKb, sleep, stopChild, tail, track } from './processes.mjs';
+import {
+  COMPARE_NODE,
+  COMPARE_ROOT,
+  LOG_LEVEL,
+  NATS_URL,
+  ONLY,
+  pinned,
+  POSTGRES,
+  PROFILE,
+  ROOT,
+  SERVER_CPU,
+  SERVER_MALLOC_ARENA_MAX,
+  SERVER_NODE_ARGS,
+} from './settings.mjs';
+
+/** The servers BENCH_ONLY asks for, in the order each round runs them; `tmp` holds their files. */
+export function serversToRun(tmp) {
+  const baselineScript = join(ROOT, 'bench/baseline-server.mjs');
+  const targets = [
+    {
+      name: 'project',
+      label: 'project',
+      root: ROOT,
+      script: join(ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL },
+      relays: Boolean(NATS_URL),
+    },
+    {
+      name: 'before',
+      label: 'project before (BENCH_COMPARE_ROOT)',
+      root: COMPARE_ROOT,
+      node: COMPARE_NODE,
+      script: join(COMPARE_ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL },
+    },
+    {
+      // Only when asked for (BENCH_ONLY=…,quiet): the project with its relay off, beside one
+      // publishing to BENCH_NATS_URL, for what the relay costs per create.
+      name: 'quiet',
+      label: 'project, relay off',
+      root: ROOT,
+      script: join(ROOT, 'apps/api/dist/main.js'),
+      nodeArgs: SERVER_NODE_ARGS,
+      env: { LOG_LEVEL, NATS_URL: '' },
+    },
+    {
+      name: 'request',
+      label: 'bare, commit per request',
+      script: baselineScript,
+      nodeArgs: [],
+      env: { BASELINE_COMMIT: 'request' },
+    },
+    {
+      name: 'group',
+      label: 'bare, group commit',
+      script: baselineScript,
+      nodeArgs: [],
+      env: { BASELINE_COMMIT: 'group' },
+    },
+    {
+      // Only when asked for (BENCH_ONLY=…,floor): the mandated stack alone, storing nothing.
+      name: 'floor',
+      label: 'stack floor, stores nothing',
+      script: join(ROOT, 'bench/stack-floor-server.mjs'),
+      nodeArgs: [],
+      env: {},
+      storesNothing: true,
+    },
+  ].filter((target) => ONLY.has(target.name));
+  for (const target of targets) {
+    target.tmp = tmp;
+    if (PROFILE && ['project', 'floor', 'quiet'].includes(target.name)) {
+      target.profileDir = join(tmp, `profile-${target.name}`);
+      target.nodeArgs = [...target.nodeArgs, '--cpu-prof', `--cpu-prof-dir=${target.profileDir}`];
+    }
+  }
+  return targets;
+}
+
+/** Each server's own database: a new PostgreSQL database, or a SQLite file in `tmp`. */
+export async function giveDatabases(targets, tmp) {
+  for (const target of targets) {
+    if (POSTGRES) target.pgUrl = await createPgDatabase(target.name);
+    else target.sqlitePath = join(tmp, `${target.name}.sqlite`);
+    target.env.DATABASE_URL = target.pgUrl ?? `sqlite:${target.sqlitePath}`;
+  }
+}
+
+/** Starts every server, the project first: its CLI makes the token the bare servers then register. */
+export async function startServers(targets) {
+  let token = `pst_${randomBytes(32).toString('base64url')}`;
+  for (const target of targets) {
+    if (!target.root) {
+      target.token = token;
+      target.env.BASELINE_TOKEN = token;
+    }
+    await startTarget(target);
+    token = target.token;
+  }
+}
+
+async function startTarget(target) {
+  target.server = await startServer(target);
+  if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
+  await sleep(500);
+  target.idleRssMb = rssKb(target.server.child.pid).total / 1024; // started, migrated, token ready: before any load
+}
+
+async function startServer(target) {
+  const port = await freePort();
+  const logPath = join(target.tmp, `${target.name}.log`);
+  const logFd = openSync(logPath, 'w');
+  const [command, args] = pinned(SERVER_CPU, target.node ?? process.execPath, [...target.nodeArgs, target.script]);
+  const startedAt = Date.now();
+  const child = track(
+    spawn(command, args, {
+      cwd: ROOT,
+      // Every server with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
+      env: {
+        MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+        ...process.env,
+        ...target.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      },
+      stdio: ['ignore', logFd, logFd],
+    }),
+    target.name,
+  );
+  closeSync(logFd);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `${target.name} server exited during start-up (${child.signalCode ?? child.exitCode}):\n${tail(logPath)}`,
+      );
+    }
+    const status = await httpGet(port, '/healthz');
+    if (status !== null) break; // it answers HTTP: listening, migrations applied
+    if (Date.now() > deadline) throw new Error(`${target.name} server did not answer within 60 s:\n${tail(logPath)}`);
+    await sleep(100);
+  }
+  return { child, port, logPath, startedAt };
+}
+
+function httpGet(port, path, timeoutMs = 1000) {
+  return new Promise((resolveGet) => {
+    const req = http.get({ host: '127.0.0.1', port, path, timeout: timeoutMs, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolveGet(res.statusCode));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolveGet(null));
+  });
+}
+
+/** A plants:write token made by the CLI of the checkout at `root`, as an operator makes one. */
+async function createToken(databaseUrl, root = ROOT, node = process.execPath) {
+  for (let attempt = 1; ; attempt++) {
+    const result = spawnSync(
+      node,
+      [join(root, 'apps/cli/dist/main.js'), 'token', 'create', '--name', 'bench', '--json'],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    const line = (result.stdout || '').trim().split('\n').pop();
+    try {
+      const token = JSON.parse(line).token;
+      if (typeof token === 'string' && token) return token;
+    } catch {
+      // Not the JSON line yet: retried below.
+    }
+    if (attempt >= 3) {
+      throw new Error(
+        `token create failed (exit ${result.status ?? result.signal}): ${(result.stderr || result.stdout || '').trim().slice(-2000)}`,
+      );
+    }
+    await sleep(2000);
+  }
+}
+
+/** Milliseconds since the server started: where a run falls in its CPU profile. */
+export const sinceStart = (target) => Date.now() - target.server.startedAt;
+
+/** Stops every server that started; one that did not exit 0 on SIGTERM shows its log's end. */
+export async function stopServers(targets, runs) {
+  for (const target of targets)
+    await stopTarget(
+      target,
+      runs.some((r) => r.target === target.name && !r.failed),
+    );
+}
+
+async function stopTarget(target, anyMeasured) {
+  if (!target.server) return;
+  const { child, logPath } = target.server;
+  const { code, signal } = await stopChild(child);
+  if (code !== 0)
+    process.stderr.write(
+      `bench: ${target.name} server did not exit 0 on SIGTERM (${signal ?? `exit ${code}`})\n${tail(logPath, 10)}\n`,
+    );
+  else if (target.root && anyMeasured) {
+    const log = tail(logPath, 5);
+    if (log) process.stderr.write(`bench: last lines of the ${target.name} server log:\n${log}\n`);
+  }
+}

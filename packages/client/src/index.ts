@@ -1,17 +1,15 @@
-export {
-  PlantStoreClient,
-  type CallOptions,
-  type ListedPlant,
-  type ListPlantsQuery,
-  type NewPlant,
-  type Plant,
-  type PlantStoreClientOptions,
-} from './plant-store-client.js';
+export { PlantStoreClient } from './plant-store-client.js';
+export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_DEADLINE_MS, type PlantStoreClientOptions } from './client-options.js';
+export type { CallOptions, ConditionalCallOptions } from './retrying-transport.js';
+export type { ListedPlant, ListPlantsQuery, NewPlant, Plant, PlantChange, PlantWithEtag } from './plant-types.js';
 export {
   PlantStoreApiError,
   PlantStoreDeadlineError,
   PlantStoreError,
+  PlantStoreGoneError,
+  PlantStoreInputError,
   PlantStoreNetworkError,
+  PlantStorePreconditionFailedError,
   PlantStoreUnexpectedResponseError,
 } from './errors.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy.js';

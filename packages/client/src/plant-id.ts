@@ -1,3 +1,5 @@
+import { describe } from './describe.js';
+import { PlantStoreInputError } from './errors.js';
 import type { components } from './generated/openapi.js';
 
 /** An int64 plant id: a bigint or a decimal string, never a JS number (exact only up to 2^53). */
@@ -8,19 +10,32 @@ const INT64_MAX = 2n ** 63n - 1n;
 const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
 /**
- * The id as the JSON number literal to send. The server parses it exactly, so every digit
- * reaches the store; a value that could not be stored is refused here, before any request.
+ * The id as the JSON number literal (and path segment) to send. The server parses it exactly,
+ * so every digit reaches the store; a value that could not be stored is refused here, before
+ * any request.
  */
 export function idLiteral(id: PlantId): string {
-  let value: bigint;
-  if (typeof id === 'bigint') value = id;
-  else if (typeof id === 'string' && DECIMAL_INTEGER.test(id)) value = BigInt(id);
-  else
-    throw new TypeError(
-      `a plant id is a bigint or a decimal string such as "9007199254740993" (got ${typeof id} ${String(id)})`,
+  if (typeof id !== 'bigint' && typeof id !== 'string')
+    throw new PlantStoreInputError(
+      `a plant id is a bigint or a decimal string such as "9007199254740993" (got ${describe(id)})`,
     );
-  if (value < INT64_MIN || value > INT64_MAX) {
-    throw new RangeError(`a plant id must be an int64, from ${INT64_MIN} to ${INT64_MAX} (got ${value})`);
+  const value = parseInt64(id);
+  if (value === undefined) {
+    throw new PlantStoreInputError(
+      typeof id === 'string' && !DECIMAL_INTEGER.test(id)
+        ? `a plant id string is a decimal integer without leading zeros, such as "9007199254740993" (got "${id}")`
+        : `a plant id must be an int64, from ${INT64_MIN} to ${INT64_MAX} (got ${id})`,
+    );
   }
   return value.toString();
+}
+
+/**
+ * An id as the server wrote it (the digits of a JSON number), under the rule the client applies
+ * to ids it sends: a decimal integer in the int64 range. Undefined when it is not one.
+ */
+export function parseInt64(digits: bigint | string): bigint | undefined {
+  if (typeof digits === 'string' && !DECIMAL_INTEGER.test(digits)) return undefined;
+  const value = BigInt(digits);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
 }

@@ -1,24 +1,19 @@
 /**
- * When a failed create is tried again, and after how long. A create is safe to repeat: the
- * same id with the same content answers 200 and writes nothing (docs/http-api.md), so a
- * create whose answer was lost can be sent again without making a second plant.
+ * When a failed call is tried again, and after how long. Every call the client makes is safe to
+ * repeat: a create with the same id and content answers 200 and writes nothing, a PUT of the
+ * same content changes nothing, a repeated DELETE answers 204, and a read changes nothing. So a
+ * call whose answer was lost can be sent again. How long to keep trying is the call's deadline.
  */
 export interface RetryOptions {
-  /** Attempts in all, the first included. */
-  readonly maxAttempts: number;
   /** Backoff before the second attempt; it doubles with each attempt... */
   readonly baseDelayMs: number;
   /** ...up to this cap. The wait is drawn uniformly below it ("full jitter"). */
   readonly maxDelayMs: number;
-  /** A Retry-After longer than this ends the call with the error instead of waiting. */
-  readonly maxRetryAfterMs: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
-  maxAttempts: 6,
   baseDelayMs: 200,
   maxDelayMs: 5_000,
-  maxRetryAfterMs: 60_000,
 };
 
 /** What went wrong with one attempt, as far as retrying is concerned. */
@@ -26,13 +21,17 @@ export type AttemptFailure =
   | { readonly kind: 'network' }
   | { readonly kind: 'status'; readonly status: number; readonly retryAfterMs: number | undefined };
 
-/** Statuses that say "not now": the database is unavailable or the server is draining (503), or a rate limit (429). */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/**
+ * Statuses that say "not now": the request did not arrive in time (408), a rate limit (429),
+ * the database is unavailable or the server is draining (503).
+ */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 503]);
 
 /**
- * Milliseconds to wait before the next attempt, or undefined when the call should end with
- * this failure. Any other status is an answer about the request itself (400, 401, 403, 409,
- * 413, 415, ...) or an unexpected failure (500) that repeating would not change.
+ * Milliseconds to wait before the next attempt (at least what Retry-After asks), or undefined
+ * when the failure ends the call. Any other status is an answer about the request itself (400,
+ * 401, 403, 404, 409, 410, 412, 413, 415, ...) or an unexpected failure (500) that repeating
+ * would not change.
  */
 export function retryDelayMs(
   failure: AttemptFailure,
@@ -40,14 +39,13 @@ export function retryDelayMs(
   options: RetryOptions,
   random: () => number,
 ): number | undefined {
-  if (failedAttempts >= options.maxAttempts) return undefined;
   if (failure.kind === 'status' && !RETRYABLE_STATUSES.has(failure.status)) return undefined;
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (failedAttempts - 1));
+  // A bounded exponent keeps the power finite: with a zero base, 0 × Infinity would be NaN.
+  const doublings = Math.min(failedAttempts - 1, 30);
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** doublings);
   const backoff = random() * ceiling;
   const retryAfterMs = failure.kind === 'status' ? failure.retryAfterMs : undefined;
-  if (retryAfterMs === undefined) return backoff;
-  if (retryAfterMs > options.maxRetryAfterMs) return undefined;
-  return Math.max(retryAfterMs, backoff);
+  return retryAfterMs === undefined ? backoff : Math.max(retryAfterMs, backoff);
 }
 
 /** Retry-After (RFC 9110 §10.2.3) in milliseconds from `nowMs`: delay-seconds or an HTTP-date. */

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { createToken, startApiProcess, type ApiProcess } from '../../../test-support/api-process.js';
+import { createTokenWithCli } from '../../../test-support/built-cli.js';
+import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
 
 /**
  * The README's TypeScript examples, run as a reader runs them: in order, each as a module of
@@ -79,15 +80,15 @@ function run(file: string, cwd: string, env: Record<string, string>): Promise<{ 
 
 describe('README examples, run in order against a new built server on SQLite', () => {
   let scratch: string;
-  let server: ApiProcess | undefined;
+  let server: BuiltServer | undefined;
   let token: string;
 
   beforeAll(async () => {
     if (!existsSync(join(packageDir, 'dist/index.js'))) throw new Error('packages/client is not built: pnpm build');
     scratch = mkdtempSync(join(tmpdir(), 'plantstore-client-readme-'));
     const databaseUrl = `sqlite:${join(scratch, 'plantstore.sqlite')}`;
-    token = await createToken(databaseUrl, 'readme-examples');
-    server = await startApiProcess({ DATABASE_URL: databaseUrl });
+    ({ token } = await createTokenWithCli(databaseUrl, 'readme-examples'));
+    server = await startBuiltServer({ DATABASE_URL: databaseUrl });
     // The examples import '@plantstore/client' as an installed package: the built one.
     mkdirSync(join(scratch, 'node_modules/@plantstore'), { recursive: true });
     symlinkSync(packageDir, join(scratch, 'node_modules/@plantstore/client'), 'dir');

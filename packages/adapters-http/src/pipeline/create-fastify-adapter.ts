@@ -6,6 +6,7 @@ import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../logging/request-id.js';
 import { routeEmptyPlantId } from '../plants/empty-plant-id.js';
 import { clientErrorHandler, refuseConnect } from '../http/client-error-handler.js';
+import { closeConnectionsInStages } from '../http/staged-close.js';
 
 export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
@@ -65,6 +66,8 @@ export function createFastifyAdapter(
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
   fastify.server.maxConnections = timeouts.maxConnections;
   fastify.server.on('connect', refuseConnect);
+  // An answer that closes its connection reaches a client still sending the body.
+  closeConnectionsInStages(fastify.server);
   // Node answers an Expect other than 100-continue with an empty 417; RFC 9110 §10.1.1 lets a
   // server ignore the expectation instead, so the request is served as usual.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));

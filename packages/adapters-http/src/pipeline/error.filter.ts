@@ -37,7 +37,8 @@ export class ErrorFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
-    // The client may still be sending a body we will not read: do not keep the connection for it.
+    // The client may still be sending a body we will not read: do not keep the connection for
+    // it. It closes in stages (http/staged-close.ts), so the client still reads this answer.
     sendError(reply, failure, { closeConnection: hasUnreadBody(request) });
   }
 

@@ -45,7 +45,7 @@ export class ErrorFilter implements ExceptionFilter {
   /** A 404 for a path that exists under other methods is a 405 with `Allow`. */
   private methodNotAllowed(exception: unknown, request: FastifyRequest): Failure | undefined {
     if (!(exception instanceof NotFoundException) || request.routeOptions.url !== undefined) return undefined;
-    const found = this.routes.methodsOf(request.url.split('?', 1)[0] ?? '/');
+    const found = this.routes.methodsInsteadOf(request.method, request.url.split('?', 1)[0] ?? '/');
     return found === undefined ? undefined : Failures.methodNotAllowed(request.method, found.template, found.methods);
   }
 }

@@ -1,4 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import { reportSkipped } from '../../../test-support/skipped.js';
 import { sqliteEngine, testEngines, type TestDatabase, type TestEngine } from './support/engines.js';
 import { MiB, sendLargeBody, tally, type BodyClient, type LargeBodyRequest } from './support/large-bodies.js';
 import { createTokenWithCli, startServerProcess, type ServerProcess } from './support/processes.js';
@@ -154,5 +160,54 @@ describe('refusals of load shedding reach a client still sending its body', () =
   it('the server at MAX_REQUESTS_IN_FLIGHT: 503 50301 every time', async () => {
     held.push(await heldCreate(t.url, await t.issueToken([])));
     expect(await refusalOnceHeld(await t.issueToken([]), '503 50301')).toEqual({ '503 50301': ATTEMPTS });
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1 made with openssl, or undefined (reported) where openssl is missing outside CI. */
+function selfSignedCertificate(dir: string): { cert: string; key: string } | undefined {
+  const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+  const made = spawnSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ]);
+  if (made.status === 0) return { cert, key };
+  if (process.env['CI'] === 'true') throw new Error(`openssl could not make a certificate: ${String(made.stderr)}`);
+  reportSkipped('over-limit bodies over HTTPS', 'install openssl (apt-get install openssl)');
+  return undefined;
+}
+
+describe('over HTTPS too, the 413 reaches a client still sending its body', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plantstore-tls-'));
+  const certificate = selfSignedCertificate(dir);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  if (certificate === undefined) {
+    it.todo('needs openssl to make a certificate');
+    return;
+  }
+  const t = useServerProcess({ TLS_CERT_FILE: certificate.cert, TLS_KEY_FILE: certificate.key }, sqliteEngine);
+  beforeAll(() => {
+    // Node's fetch trusts the test's certificate beside the usual ones, for this process only.
+    setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificate.cert, 'utf8')]);
+  });
+
+  it.each(SHAPES)('16 MiB %s by fetch: 413 41301 every time', async (_shape, chunked) => {
+    expect(t.url).toMatch(/^https:/);
+    const sent = post({ authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, 16 * MiB, chunked);
+    expect(await tally(ATTEMPTS, () => sendLargeBody('fetch', t.url, sent))).toEqual({ '413 41301': ATTEMPTS });
   });
 });

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../../../test-support/free-port.js';
@@ -25,6 +26,7 @@ export interface ServerProcess {
 /**
  * `node apps/api/dist/main.js` on 127.0.0.1:<free port> with `env` added, resolved once it
  * answers HTTP; rejected with its stderr if it exits first or is not up within `timeoutMs`.
+ * With `TLS_CERT_FILE` in `env` it serves HTTPS, and `url` says so.
  */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
   const port = await freePort();
@@ -38,7 +40,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const server: ServerProcess = {
-    url: `http://127.0.0.1:${port}`,
+    url: `${env['TLS_CERT_FILE'] === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     child,
     stderr: () => stderr,
     stdout: () => stdout,
@@ -66,7 +68,9 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
 /** Any HTTP answer (a 404 will do) means the server is listening; /healthz may not exist yet. */
 function answersHttp(url: string): Promise<boolean> {
   return new Promise((done) => {
-    const req = request(`${url}/`, { method: 'GET', timeout: 1_000 }, (res) => {
+    // Whether it listens is the question, not whose certificate it shows.
+    const send = url.startsWith('https:') ? httpsRequest : request;
+    const req = send(`${url}/`, { method: 'GET', timeout: 1_000, rejectUnauthorized: false }, (res) => {
       res.resume();
       done(true);
     });

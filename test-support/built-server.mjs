@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { freePort } from './free-port.mjs';
 import { resolve } from 'node:path';
 import { builtFile, repositoryRoot } from './repository-root.mjs';
@@ -18,7 +19,7 @@ const ATTEMPTS = 3;
 
 /**
  * @typedef {object} BuiltServer
- * @property {string} url `http://127.0.0.1:<port>`
+ * @property {string} url `http://127.0.0.1:<port>` (`https:` when TLS_CERT_FILE is set)
  * @property {number} port
  * @property {number} pid
  * @property {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>} child
@@ -85,7 +86,8 @@ function spawnServer(main, env, port) {
   });
   const exited = new Promise((done) => child.once('exit', done));
   return {
-    url: `http://127.0.0.1:${port}`,
+    // With TLS_CERT_FILE set the server speaks HTTPS, and its URL says so.
+    url: `${env.TLS_CERT_FILE === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     port,
     pid: child.pid ?? 0,
     child,
@@ -135,7 +137,9 @@ async function untilReady(server, ready, timeoutMs) {
  */
 function answersHttp({ url }) {
   return new Promise((done) => {
-    const probe = request(`${url}/healthz`, { timeout: 1_000, agent: false }, (response) => {
+    // Whether it listens is the question, not whose certificate it shows.
+    const send = url.startsWith('https:') ? httpsRequest : request;
+    const probe = send(`${url}/healthz`, { timeout: 1_000, agent: false, rejectUnauthorized: false }, (response) => {
       response.resume();
       done(true);
     });

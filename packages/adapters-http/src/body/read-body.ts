@@ -33,8 +33,9 @@ export function readBody(raw: IncomingMessage, limitBytes: number): Promise<Buff
         return;
       }
       stopListening();
-      // The rest is never read: destroy the request as leaving a `for await` early does (Node's
-      // stream destroyer): with its socket detached first, so the connection lives on to carry the 413.
+      // The rest is never parsed: destroy the request as leaving a `for await` early does (Node's
+      // stream destroyer), with its socket detached first, so the connection lives on to carry
+      // the 413; it then closes in stages, discarding what still comes (http/staged-close.ts).
       (raw as { socket: IncomingMessage['socket'] | null }).socket = null;
       raw.destroy();
       reject(tooLarge(limitBytes));

@@ -3,10 +3,12 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorReply } from '../errors/error-reply.js';
 import { Failures, type Failure } from '../errors/failures.js';
+import { closeInStages } from './staged-close.js';
 
 /**
  * Requests the HTTP parser rejects never reach Fastify or Nest; they still get the Error
- * body (40000 malformed, 40801 too slow, 43101 headers too large), then the socket closes.
+ * body (40000 malformed, 40801 too slow, 43101 headers too large), then the socket closes in
+ * stages (staged-close.ts).
  *
  * The requests that arrived on the same connection before the bad bytes were accepted and
  * are being served (a create may be waiting for its commit): their responses go out first, in
@@ -24,8 +26,13 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 function answer(socket: Socket, error: Error & { code?: string }): void {
   // A response that ended the connection (the client asked for close) leaves nothing to answer.
-  if (socket.writable) socket.end(rawErrorResponse(failureOf(error)));
-  else socket.destroy();
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // The rest of the request (a body behind headers too large, say) may still be on its way.
+  socket.write(rawErrorResponse(failureOf(error)));
+  closeInStages(socket);
 }
 
 /**
@@ -38,9 +45,9 @@ export function refuseConnect(_request: unknown, socket: Socket): void {
     socket.destroy();
     return;
   }
-  // Node has stopped reading for the tunnel; resume so the close is not held by unread bytes.
-  socket.resume();
-  socket.end(rawErrorResponse(Failures.connectNotAllowed));
+  // Node has stopped reading for the tunnel: the staged close reads (and discards) what follows.
+  socket.write(rawErrorResponse(Failures.connectNotAllowed));
+  closeInStages(socket);
 }
 
 /**

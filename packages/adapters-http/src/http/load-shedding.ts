@@ -87,7 +87,7 @@ export function installLoadShedding(
           log.warn({ maxInFlight }, 'load shedding: requests in progress at MAX_REQUESTS_IN_FLIGHT, new ones get 503');
         }
         events.requestShed();
-        // Its body is not read: Node closes the connection once the answer is written.
+        // Its body is not read: the connection closes in stages once the answer is written (staged-close.ts).
         response.writeHead(busy.status, busy.headers).end(busy.payload);
         return;
       }

@@ -28,12 +28,18 @@ export class RouteTemplates {
     fastify.addHook('onRoute', (route) => this.add(route.url));
   }
 
-  /** The template a path falls under and the methods it has, or undefined when no route has that path. */
-  methodsOf(path: string): PathMethods | undefined {
+  /**
+   * The template a path falls under and the methods it has, for a request whose method is not
+   * among them (a 405 with `Allow`). Undefined when no route has that path, or when one has it
+   * with this very method: the router turned the request away for another reason, and an
+   * `Allow` naming the method refused would contradict itself.
+   */
+  methodsInsteadOf(method: string, path: string): PathMethods | undefined {
     for (const [template, pattern] of this.templates) {
       if (!pattern.test(path)) continue;
-      const methods = METHODS.filter((method) => this.fastify?.hasRoute({ method, url: template }) === true);
-      if (methods.length > 0) return { template: template.replace(PARAMETER, '{$1}'), methods };
+      const methods = METHODS.filter((each) => this.fastify?.hasRoute({ method: each, url: template }) === true);
+      if (methods.length === 0) continue;
+      return methods.includes(method) ? undefined : { template: template.replace(PARAMETER, '{$1}'), methods };
     }
     return undefined;
   }
@@ -43,7 +49,8 @@ export class RouteTemplates {
     const source = template
       .split(SEGMENT_PART)
       .map((part) =>
-        part === '*' ? '.*' : part.startsWith(':') ? '[^/]*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        // A parameter takes one segment, never an empty one: the router matches none (`/docs/` is not `/docs/:asset`).
+        part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
       )
       .join('');
     this.templates.set(template, new RegExp(`^${source}$`));

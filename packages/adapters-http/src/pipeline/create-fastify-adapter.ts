@@ -5,7 +5,9 @@ import { sendError } from '../errors/error-reply.js';
 import { Failures } from '../errors/failures.js';
 import { requestIdFrom } from '../logging/request-id.js';
 import { routeEmptyPlantId } from '../plants/empty-plant-id.js';
+import { routeDocsPageAlias } from '../openapi/docs-page-alias.js';
 import { clientErrorHandler, refuseConnect } from '../http/client-error-handler.js';
+import { closeConnectionsInStages } from '../http/staged-close.js';
 
 export interface ServerOptions {
   /** Whole request, headers and body, must arrive within this (slowloris bound). */
@@ -55,8 +57,9 @@ export function createFastifyAdapter(
       requestIdFrom(request.headers['x-request-id']),
     // Requests arriving while closing get the Error body from configureHttp's draining hook instead.
     return503OnClosing: false,
-    // `/plants/` is GET /plants/{id} with an empty id (400), which Nest would call an unknown route.
-    rewriteUrl: (request: { url?: string | undefined }) => routeEmptyPlantId(request.url ?? '/'),
+    // `/plants/` is GET /plants/{id} with an empty id (400), which Nest would call an unknown
+    // route; `/docs/` is the docs page.
+    rewriteUrl: (request: { url?: string | undefined }) => routeDocsPageAlias(routeEmptyPlantId(request.url ?? '/')),
     // A URL the router cannot decode (e.g. `/%zz`) is a malformed request, not a 500.
     frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) =>
       sendError(reply, Failures.malformedUrl),
@@ -65,6 +68,8 @@ export function createFastifyAdapter(
   // Bounds file descriptors and socket buffers when clients open connections faster than they finish.
   fastify.server.maxConnections = timeouts.maxConnections;
   fastify.server.on('connect', refuseConnect);
+  // An answer that closes its connection reaches a client still sending the body.
+  closeConnectionsInStages(fastify.server);
   // Node answers an Expect other than 100-continue with an empty 417; RFC 9110 §10.1.1 lets a
   // server ignore the expectation instead, so the request is served as usual.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));

@@ -45,14 +45,15 @@ export class ErrorFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
-    // The client may still be sending a body we will not read: do not keep the connection for it.
+    // The client may still be sending a body we will not read: do not keep the connection for
+    // it. It closes in stages (http/staged-close.ts), so the client still reads this answer.
     sendError(reply, known ?? Failures.internal, { closeConnection: hasUnreadBody(request) });
   }
 
   /** A 404 for a path that exists under other methods is a 405 with `Allow`. */
   private methodNotAllowed(exception: unknown, request: FastifyRequest): Failure | undefined {
     if (!(exception instanceof NotFoundException) || request.routeOptions.url !== undefined) return undefined;
-    const found = this.routes.methodsOf(request.url.split('?', 1)[0] ?? '/');
+    const found = this.routes.methodsInsteadOf(request.method, request.url.split('?', 1)[0] ?? '/');
     return found === undefined ? undefined : Failures.methodNotAllowed(request.method, found.template, found.methods);
   }
 }

@@ -14,3 +14,4 @@ export { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 export * from './plant-store-http.module.js';
 export * from './ports/di-tokens.js';
 export type { AuthFailureReason, HttpEvents, PlantOutcome } from './ports/http-events.js';
+export { WebPageModule } from './web/web-page.module.js';

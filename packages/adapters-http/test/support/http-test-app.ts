@@ -53,6 +53,8 @@ export interface HttpTestAppOptions {
   readonly plants?: PlantRepository & PlantReader;
   /** Leave out configureHttp, to see that the module refuses to start without its pipeline. */
   readonly withoutPipeline?: boolean;
+  /** Modules the composition root adds beside the adapter's own (the web page). */
+  readonly modules?: readonly DynamicModule[];
 }
 
 /**
@@ -78,7 +80,7 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
     exports: [CREATE_PLANT, GET_PLANT, LIST_PLANTS, AUTHENTICATE_TOKEN, READINESS_PROBE, HTTP_OPTIONS],
   };
   const moduleRef = await Test.createTestingModule({
-    imports: [PlantStoreHttpModule.register({ imports: [ports] })],
+    imports: [PlantStoreHttpModule.register({ imports: [ports] }), ...(options.modules ?? [])],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
     createFastifyAdapter(createPinoLogger('silent')),

@@ -1,7 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { PlantStoreHttpModule } from '@plantstore/adapters-http';
+import { PlantStoreHttpModule, WebPageModule } from '@plantstore/adapters-http';
 import type { AppConfig } from './config.js';
 import { PlantStoreModule } from './plant-store.module.js';
+import { webPageDirectory } from './web-page-directory.js';
 
 @Module({})
 export class AppModule {
@@ -9,7 +10,11 @@ export class AppModule {
     const core = PlantStoreModule.forRoot(config);
     return {
       module: AppModule,
-      imports: [core, PlantStoreHttpModule.register({ imports: [core] })],
+      imports: [
+        core,
+        PlantStoreHttpModule.register({ imports: [core] }),
+        ...(config.webPage ? [WebPageModule.serve(webPageDirectory)] : []),
+      ],
     };
   }
 }

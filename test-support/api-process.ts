@@ -29,17 +29,21 @@ export interface ApiProcess {
 /**
  * `node apps/api/dist/main.js` on 127.0.0.1:`port` (a free one by default) with `env` added;
  * resolves once GET /healthz answers 200, rejects with the server's stderr if it exits first.
+ * `log`, when given, receives what the server writes to stdout (its JSON log lines).
  */
 export async function startApiProcess(
   env: Record<string, string>,
   port?: number,
   timeoutMs = 30_000,
+  log?: (chunk: string) => void,
 ): Promise<ApiProcess> {
   const listenPort = port ?? (await freePort());
   const child = spawn(process.execPath, [built(SERVER_JS)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(listenPort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Read even when nobody listens: a full pipe would block the server's writes.
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => log?.(chunk));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

@@ -58,16 +58,14 @@ async function turn(
   show: (moveFocus: boolean) => void,
 ): Promise<void> {
   results.setAttribute('aria-busy', 'true');
-  context.announce('Loading plants…');
+  if (pages.current === undefined) results.replaceChildren(h('p', {}, 'Loading the catalogue…'));
   try {
     const moved = await move();
     if (isLeft(context)) return;
     if (!moved) context.announce('That was the last page.');
-    else context.announce('');
     show(moved && pages.current!.number > 1);
   } catch (error) {
     if (isLeft(context)) return;
-    context.announce('');
     results.replaceChildren(failureAlert(error, context));
   } finally {
     results.removeAttribute('aria-busy');

@@ -20,17 +20,15 @@ export function plantView(idText: string, context: ViewContext): View {
     return { element, focus: heading };
   }
   content.setAttribute('aria-busy', 'true');
-  context.announce('Loading the plant…');
+  content.append(h('p', {}, 'Loading the plant…'));
   context.client.getPlant(id.value, callOptions(context)).then(
     (plant) => {
       if (isLeft(context)) return;
-      context.announce('');
       content.removeAttribute('aria-busy');
       content.replaceChildren(plantDetails(id, plant), h('div', { class: 'plant-actions' }));
     },
     (error: unknown) => {
       if (isLeft(context)) return;
-      context.announce('');
       content.removeAttribute('aria-busy');
       content.replaceChildren(failureAlert(error, context));
     },

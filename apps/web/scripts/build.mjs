@@ -52,4 +52,6 @@ const html = readFileSync(join(root, 'src/index.html'), 'utf8')
   .replace('{{css}}', href(style[0]))
   .replace('{{icon}}', href(icon[0]));
 writeFileSync(join(dist, 'index.html'), html);
+// What each input weighs in the bundle, for bench/web-size.mjs; beside assets/, so never served.
+writeFileSync(join(dist, 'esbuild-meta.json'), JSON.stringify(metafile));
 process.stdout.write(`web: ${relative(root, join(dist, 'index.html'))} and ${outputs.length} assets\n`);

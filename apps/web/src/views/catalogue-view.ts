@@ -3,8 +3,8 @@ import { PlantPageQuery, PlantQueryError } from '@plantstore/domain';
 import type { CataloguePages } from '../catalogue-pages.js';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf } from '../routes.js';
-import { failureAlert, isLeft } from './failure-alert.js';
-import type { View, ViewContext } from './view-context.js';
+import { failureAlert } from './failure-alert.js';
+import { isLeft, type View, type ViewContext } from './view-context.js';
 
 /** The catalogue a page at a time, optionally only the plants with one tag; each plant opens its own view. */
 export function catalogueView(tag: string | undefined, context: ViewContext): View {

@@ -18,8 +18,3 @@ export function failureAlert(error: unknown, context: ViewContext): HTMLElement 
   alert.append(h('p', { class: 'headline' }, TOKEN_PROBLEM_HEADLINES[tokenProblem]), h('p', {}, message), another);
   return alert;
 }
-
-/** The view was left while its call ran: the answer, success or failure, is nobody's now. */
-export function isLeft(context: ViewContext): boolean {
-  return context.signal.aborted;
-}

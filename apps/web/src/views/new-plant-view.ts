@@ -1,8 +1,8 @@
 import { h, viewHeading } from '../dom.js';
 import { checkPlantForm, type PlantField } from '../plant-form.js';
 import { randomPlantId } from '../random-plant-id.js';
-import { failureAlert, isLeft } from './failure-alert.js';
-import { callOptions, type View, type ViewContext } from './view-context.js';
+import { failureAlert } from './failure-alert.js';
+import { callOptions, isLeft, type View, type ViewContext } from './view-context.js';
 
 /** One input with its label, its hint and the place its problem is told. */
 interface Field {

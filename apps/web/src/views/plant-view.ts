@@ -2,8 +2,8 @@ import type { Plant } from '@plantstore/client';
 import { PlantId, PlantQueryError } from '@plantstore/domain';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf } from '../routes.js';
-import { failureAlert, isLeft } from './failure-alert.js';
-import { callOptions, type View, type ViewContext } from './view-context.js';
+import { failureAlert } from './failure-alert.js';
+import { callOptions, isLeft, type View, type ViewContext } from './view-context.js';
 
 /**
  * One plant: its exact id, its name and its tag. The actions below them are where changing
@@ -25,7 +25,7 @@ export function plantView(idText: string, context: ViewContext): View {
     (plant) => {
       if (isLeft(context)) return;
       content.removeAttribute('aria-busy');
-      content.replaceChildren(plantDetails(id, plant), h('div', { class: 'plant-actions' }));
+      content.replaceChildren(plantDetails(id, plant), plantActions());
     },
     (error: unknown) => {
       if (isLeft(context)) return;
@@ -47,4 +47,12 @@ function plantDetails(id: PlantId, plant: Plant): HTMLElement {
     h('dt', {}, 'Tag'),
     h('dd', { class: 'tag' }, plant.tag ?? h('span', { class: 'none' }, 'no tag')),
   );
+}
+
+/**
+ * What can be done with the plant. Changing and removing it belong here: they need the plant's
+ * ETag (If-Match), which the client's getPlant is to hand back beside the plant.
+ */
+function plantActions(): HTMLElement {
+  return h('div', { class: 'plant-actions' });
 }

@@ -29,3 +29,8 @@ export interface View {
 export function callOptions(context: ViewContext): { signal: AbortSignal; deadline: number } {
   return { signal: context.signal, deadline: Date.now() + 20_000 };
 }
+
+/** The view was left while its call ran: the answer, success or failure, is nobody's now. */
+export function isLeft(context: ViewContext): boolean {
+  return context.signal.aborted;
+}

@@ -12,7 +12,7 @@ const ADAPTERS_HTTP_FLOORS = [
   ['http', 'limits'],
   ['auth', 'body'],
   ['openapi'],
-  ['health', 'plants', 'observability'],
+  ['health', 'plants', 'observability', 'web'],
   ['pipeline'],
 ];
 const HTTP_SRC = '^packages/adapters-http/src/';

@@ -26,6 +26,8 @@ COPY apps/api/package.json apps/api/
 # The CLI's bin is a committed file that pnpm links at install time.
 COPY apps/cli/package.json apps/cli/
 COPY apps/cli/bin apps/cli/bin
+# The catalogue page: bundled at build time (esbuild), served by the API as static files.
+COPY apps/web/package.json apps/web/
 # A workspace member too (built by tsc -b), though not part of the image.
 COPY examples/plant-catalogue/package.json examples/plant-catalogue/
 # Nothing is compiled or downloaded beyond the registry's packages: better-sqlite3 13 ships its
@@ -66,6 +68,10 @@ COPY --from=build /prod/api/node_modules ./node_modules
 COPY --from=build /prod/cli/package.json /app/cli/
 COPY --from=build /prod/cli/dist /app/cli/dist
 COPY --from=build /prod/cli/node_modules /app/cli/node_modules
+# The built catalogue page, beside the API as in the checkout (apps/api/src/web-page-directory.ts):
+# its index.html and hashed assets only, no dependency of its own at run time.
+COPY --from=build /src/apps/web/dist/index.html /app/web/dist/
+COPY --from=build /src/apps/web/dist/assets /app/web/dist/assets
 # The admin CLI on PATH: `docker compose exec api plantstore token create --name NAME`.
 # The data directory belongs to the unprivileged user the server runs as.
 RUN chmod +x /app/cli/dist/main.js \

@@ -13,11 +13,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 const run = (args) => spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
 
-// Built once first: node --watch needs the server's main.js before it can start.
-const initial = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
-if (initial.status !== 0) {
+// Built once first: node --watch needs the server's main.js before it can start, and the
+// server the catalogue page (apps/web, rebuilt by `pnpm build`).
+const built = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status === 0;
+if (!built([tsc, '-b']) || !built(['apps/web/scripts/build.mjs'])) {
   process.stderr.write('dev: the build failed; fix the errors above and run `pnpm dev` again.\n');
-  process.exit(initial.status ?? 1);
+  process.exit(1);
 }
 
 const children = [

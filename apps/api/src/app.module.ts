@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { PlantStoreHttpModule } from '@plantstore/adapters-http';
+import { PlantStoreHttpModule, WebPageModule } from '@plantstore/adapters-http';
 import { PlantEventRelay } from '@plantstore/adapters-messaging';
 import { PlantEventRelayModule } from '@plantstore/adapters-messaging/nest';
 import { SqlStore } from '@plantstore/adapters-persistence';
@@ -7,6 +7,7 @@ import { SqlStoreModule } from '@plantstore/adapters-persistence/nest';
 import { RedisLimiterStorage } from '@plantstore/adapters-redis';
 import { RedisLimiterModule } from '@plantstore/adapters-redis/nest';
 import type { AppConfig } from './config.js';
+import { webPageDirectory } from './web-page-directory.js';
 
 /** The server: each adapter wired by its own module, from the configuration. */
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         outbox: relay?.status,
       }),
     });
-    return { module: AppModule, imports: [store, events, limiter, http] };
+    const page = config.webPage ? [WebPageModule.serve(webPageDirectory)] : [];
+    return { module: AppModule, imports: [store, events, limiter, http, ...page] };
   }
 }

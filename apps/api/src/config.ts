@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly shutdownTimeoutMs: number;
   readonly tokenCacheTtlMs: number;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  /** Whether `/` serves the catalogue page (apps/web); off for an API-only deployment. */
+  readonly webPage: boolean;
 }
 
 export type HttpLimits = Pick<
@@ -82,6 +84,7 @@ export function loadConfig(env: Env): AppConfig {
     // At most the revocation bound of docs/tokens.md#revocation.
     tokenCacheTtlMs: integer(env, 'TOKEN_CACHE_TTL_MS', 4_000, 0, REVOCATION_BOUND_MS),
     tls: tlsFiles(env),
+    webPage: oneOf(env, 'WEB_PAGE', ['on', 'off'], 'on') === 'on',
   };
 }
 

@@ -11,3 +11,4 @@ export { createFailureLogger, LOG_LEVELS, type LogLevel, type DestinationStream 
 export * from './plant-store-http.module.js';
 export type { HttpOptions, ReadinessProbe } from './ports/di-tokens.js';
 export type { AuthFailureReason, HttpEvents, PlantOutcome } from './ports/http-events.js';
+export { WebPageModule } from './web/web-page.module.js';

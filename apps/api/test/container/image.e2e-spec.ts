@@ -141,7 +141,7 @@ if (!enabled) {
       }
     });
 
-    it('serves /healthz and passes its HEALTHCHECK; a created plant survives a restart; SIGTERM ends it with status 0', async () => {
+    it('serves /healthz and the catalogue page and passes its HEALTHCHECK; a created plant survives a restart; SIGTERM ends it with status 0', async () => {
       const container = mounted!;
       const created = await container.exec(['plantstore', 'token', 'create', '--name', 'container-test', '--json']);
       const { token } = JSON.parse(created.trim().split('\n').at(-1)!) as { token: string };
@@ -151,6 +151,7 @@ if (!enabled) {
 
       server = await startEntryPoint(container, { PORT: String(port) });
       expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
+      await expectCataloguePage(`http://127.0.0.1:${port}`);
       await container.exec(commandLine(config.Healthcheck!.Test), { PORT: String(port) });
       const first = await postPlant(port, token, plant);
       expect(first).toEqual({ status: 200, body: '{"name":"Container fern"}' });
@@ -165,6 +166,19 @@ if (!enabled) {
       server = undefined;
       expect(readdirSync(join(container.root, 'data'))).toContain('plantstore.sqlite');
     }, 120_000);
+  });
+}
+
+/** `/` is the built page, and the script it names is served beside it. */
+async function expectCataloguePage(url: string): Promise<void> {
+  const page = await fetch(`${url}/`);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  const script = /<script type="module" src="([^"]+)"/.exec(await page.text())?.[1];
+  expect(script).toMatch(/^\/assets\/page-[A-Z0-9]+\.js$/);
+  const asset = await fetch(`${url}${script!}`);
+  expect({ status: asset.status, type: asset.headers.get('content-type') }).toEqual({
+    status: 200,
+    type: 'text/javascript; charset=utf-8',
   });
 }
 

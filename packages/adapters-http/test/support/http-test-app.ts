@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { IssueToken, type PlantReader, type PlantRepository, type Scope } from '@plantstore/domain';
@@ -41,6 +42,8 @@ export interface HttpTestAppOptions {
   readonly http?: Partial<HttpLimits>;
   /** The store behind the use cases; the domain's in-memory repository by default. */
   readonly plants?: PlantRepository & PlantReader;
+  /** Modules the composition root adds beside the adapter's own (the web page). */
+  readonly modules?: readonly DynamicModule[];
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
           readiness: { ping: async () => undefined },
         }),
       }),
+      ...(options.modules ?? []),
     ],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(

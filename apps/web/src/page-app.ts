@@ -1,0 +1,109 @@
+import { PlantStoreClient } from '@plantstore/client';
+import { CataloguePages } from './catalogue-pages.js';
+import { fragmentOf, routeOf, type Route } from './routes.js';
+import type { TokenSession } from './token-session.js';
+import { catalogueView } from './views/catalogue-view.js';
+import { newPlantView } from './views/new-plant-view.js';
+import { plantView } from './views/plant-view.js';
+import { tokenView } from './views/token-view.js';
+import type { View, ViewContext } from './views/view-context.js';
+
+const PAGE_SIZE = 25;
+
+/** The elements of index.html the page fills. */
+export interface PageElements {
+  readonly view: HTMLElement;
+  readonly status: HTMLElement;
+  /** Shown only while a token is kept: the views' links and "Forget token". */
+  readonly signedIn: readonly HTMLElement[];
+  readonly forget: HTMLButtonElement;
+}
+
+/**
+ * The page: one view at a time, chosen by the URL's fragment, each with the client of the
+ * token kept in this tab. Without a token, the token view comes first, then the view asked for.
+ */
+export class PageApp {
+  private leaving = new AbortController();
+  private client: PlantStoreClient | undefined;
+  private walk: { readonly tag: string | undefined; readonly pages: CataloguePages } | undefined;
+  private notice = '';
+
+  constructor(
+    private readonly elements: PageElements,
+    private readonly session: TokenSession,
+    private readonly origin: string,
+  ) {
+    elements.forget.addEventListener('click', () => this.useAnotherToken('Your token is forgotten.'));
+  }
+
+  /** Shows the view of `fragment` (location.hash). */
+  show(fragment: string): void {
+    this.leaving.abort();
+    this.leaving = new AbortController();
+    const token = this.session.token;
+    for (const element of this.elements.signedIn) element.hidden = token === undefined;
+    this.elements.status.textContent = this.notice;
+    this.notice = '';
+    const view =
+      token === undefined
+        ? tokenView(this.session, () => this.show(location.hash))
+        : this.viewOf(routeOf(fragment), token);
+    this.elements.view.replaceChildren(view.element);
+    // The tab's title names the view too: it is what a screen reader says first, and what history shows.
+    document.title = `${view.focus.textContent ?? ''} · Plant Store`;
+    view.focus.focus();
+  }
+
+  private viewOf(route: Route, token: string): View {
+    if (this.client === undefined) this.client = new PlantStoreClient({ baseUrl: this.origin, token });
+    const context = this.context(this.client, this.leaving.signal);
+    switch (route.view) {
+      case 'catalogue':
+        return catalogueView(route.tag, context);
+      case 'plant':
+        return plantView(route.id, context);
+      case 'new-plant':
+        return newPlantView(context);
+    }
+  }
+
+  private context(client: PlantStoreClient, signal: AbortSignal): ViewContext {
+    return {
+      client,
+      signal,
+      go: (route, notice = '') => {
+        this.notice = notice;
+        const fragment = fragmentOf(route);
+        // The same fragment fires no hashchange: show it again directly.
+        if (location.hash === fragment) this.show(fragment);
+        else location.hash = fragment;
+      },
+      announce: (message) => {
+        this.elements.status.textContent = message;
+      },
+      catalogue: (tag) => {
+        const kept = this.walk;
+        if (kept !== undefined && kept.tag === tag && !kept.pages.failed) return kept.pages;
+        const pages = new CataloguePages(
+          client.listPlantPages({ tags: tag === undefined ? [] : [tag], limit: PAGE_SIZE }),
+          PAGE_SIZE,
+        );
+        this.walk = { tag, pages };
+        return pages;
+      },
+      catalogueChanged: () => {
+        this.walk = undefined;
+      },
+      useAnotherToken: () => this.useAnotherToken(''),
+    };
+  }
+
+  private useAnotherToken(notice: string): void {
+    this.session.forget();
+    this.client = undefined;
+    this.walk = undefined;
+    this.notice = notice;
+    this.show(location.hash);
+  }
+}

@@ -1,0 +1,36 @@
+import type { PlantStoreClient } from '@plantstore/client';
+import type { CataloguePages } from '../catalogue-pages.js';
+import type { Route } from '../routes.js';
+
+/** What a view is given by the page around it. */
+export interface ViewContext {
+  readonly client: PlantStoreClient;
+  /** Aborted when the person leaves the view: its requests stop and their answers are dropped. */
+  readonly signal: AbortSignal;
+  /** Goes to another view; `notice` is said there (a polite announcement, also shown). */
+  go(route: Route, notice?: string): void;
+  /** Says something that does not move the focus: progress, a result. */
+  announce(message: string): void;
+  /** The walk of the catalogue with this tag, kept while the person moves between views. */
+  catalogue(tag: string | undefined): CataloguePages;
+  /** The catalogue changed (a plant was added): the next catalogue view walks it anew. */
+  catalogueChanged(): void;
+  /** Forgets the token and asks for another. */
+  useAnotherToken(): void;
+}
+
+/** A view: its element, and where the focus goes when it is shown. */
+export interface View {
+  readonly element: HTMLElement;
+  readonly focus: HTMLElement;
+}
+
+/** A deadline for one call the person waits for: longer than the client's own retries usually take. */
+export function callOptions(context: ViewContext): { signal: AbortSignal; deadline: number } {
+  return { signal: context.signal, deadline: Date.now() + 20_000 };
+}
+
+/** The view was left while its call ran: the answer, success or failure, is nobody's now. */
+export function isLeft(context: ViewContext): boolean {
+  return context.signal.aborted;
+}

@@ -1,0 +1,405 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PlantStoreClient } from '@plantstore/client';
+import { createTokenWithCli } from '../../../test-support/built-cli.js';
+import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
+import { repositoryRoot } from '../../../test-support/repository-root.mjs';
+import { axeViolations, focused, launchChromium, storedByPage, tabTo } from './support/browser.js';
+
+/**
+ * The catalogue page as a person uses it: the built server (`node apps/api/dist/main.js`) on a
+ * fresh SQLite file with tokens made by the CLI, the page in Debian's Chromium, driven with the
+ * keyboard alone (Tab, typing, Enter). Every view is checked by axe-core; every request the
+ * page makes is watched. The steps run in order on one tab, as one person's visit.
+ */
+const SCREENSHOT = join(repositoryRoot, 'docs/web-page.png');
+const XSS_NAME = '<img src=x onerror=alert(1)>';
+const INT64_MAX = '9223372036854775807';
+const FIRST_ID = 2n ** 53n + 1n; // 9007199254740993: a double would show …992
+const NAMES: readonly [string, string][] = [
+  ['Monstera deliciosa', 'tropical'],
+  ['Ficus lyrata', 'tropical'],
+  ['Pilea peperomioides', 'tropical'],
+  ['Calathea orbifolia', 'tropical'],
+  ['Sansevieria trifasciata', 'succulent'],
+  ['Epipremnum aureum', 'tropical'],
+  ['Zamioculcas zamiifolia', 'succulent'],
+  ['Echeveria elegans', 'succulent'],
+  ['Aloe vera', 'succulent'],
+  ['Haworthia fasciata', 'succulent'],
+  ['Crassula ovata', 'succulent'],
+  ['Strelitzia reginae', 'tropical'],
+  ['Philodendron hederaceum', 'tropical'],
+  ['Maranta leuconeura', 'tropical'],
+  ['Peperomia obtusifolia', 'tropical'],
+  ['Spathiphyllum wallisii', 'tropical'],
+  ['Chlorophytum comosum', 'tropical'],
+  ['Dracaena marginata', 'tropical'],
+  ['Alocasia zebrina', 'tropical'],
+  ['Begonia maculata', 'tropical'],
+  ['Hoya carnosa', 'succulent'],
+  ['Senecio rowleyanus', 'succulent'],
+  ['Nephrolepis exaltata', 'fern'],
+  ['Adiantum raddianum', 'fern'],
+  ['Asplenium nidus', 'fern'],
+  ['Platycerium bifurcatum', 'fern'],
+  ['Kalanchoe blossfeldiana', 'succulent'],
+  ['Opuntia microdasys', 'succulent'],
+];
+
+interface SeenRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly authorization: string | undefined;
+}
+
+describe('the catalogue page in a real browser, with the keyboard alone', () => {
+  let dataDir: string;
+  let databaseUrl: string;
+  let writer: string;
+  let reader: string;
+  let server: BuiltServer | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  const requests: SeenRequest[] = [];
+  const consoleLines: string[] = [];
+  const pageErrors: string[] = [];
+  const dialogs: string[] = [];
+  const pageHtml: string[] = [];
+  let api: PlantStoreClient;
+
+  beforeAll(async () => {
+    browser = await launchChromium('the catalogue page in a headless browser');
+    if (browser === undefined) return;
+    dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-e2e-'));
+    databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
+    ({ token: writer } = await createTokenWithCli(databaseUrl, 'web-e2e'));
+    ({ token: reader } = await createTokenWithCli(databaseUrl, 'web-e2e-reader', ['plants:read']));
+    server = await startBuiltServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'trace' });
+    api = new PlantStoreClient({ baseUrl: server.url, token: writer });
+    for (const [index, [name, tag]] of NAMES.entries())
+      await api.createPlant({ id: FIRST_ID + BigInt(index), name, tag });
+    await api.createPlant({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
+
+    context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
+    page = await context.newPage();
+    page.on('request', (request) =>
+      requests.push({
+        method: request.method(),
+        url: request.url(),
+        authorization: request.headers()['authorization'],
+      }),
+    );
+    page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** The view's heading, once the view is shown. */
+  const heading = async () => (await page.locator('h1').innerText()).trim();
+  const apiCalls = () => requests.filter((request) => new URL(request.url).pathname.startsWith('/plants'));
+  const expectNoAxeViolations = async () => expect(await axeViolations(page)).toEqual([]);
+  const keepHtml = async () => pageHtml.push(await page.content());
+
+  it('asks for a token first, under a strict Content-Security-Policy of its own, with nothing from another origin', async () => {
+    if (browser === undefined) return;
+    const response = await page.goto(`${server!.url}/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.locator('h1', { hasText: 'Use an API token' }).waitFor();
+    expect(await focused(page)).toBe('h1 Use an API token');
+    expect(await page.title()).toBe('Use an API token · Plant Store');
+    await expectNoAxeViolations();
+    expect(new Set(requests.map((request) => new URL(request.url).origin))).toEqual(new Set([server!.url]));
+  });
+
+  it('refuses what is not a token before sending anything, and says a refused token was refused', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'input API token');
+    await page.keyboard.insertText('not a token');
+    await page.keyboard.press('Enter');
+    await expectAlert(
+      page,
+      '#token-problem',
+      'This is not a Plant Store API token: paste the whole token, starting with pst_, as the operator received it from "plantstore token create".',
+    );
+    expect(apiCalls()).toEqual([]);
+    expect(await focused(page)).toBe('input API token');
+
+    const unknown = `pst_${'x'.repeat(43)}`;
+    await page.keyboard.insertText(unknown);
+    await page.keyboard.press('Enter');
+    await expectAlert(
+      page,
+      '.failure',
+      'Your token was refused.\nThe bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token.\nUse another token',
+    );
+    await expectNoAxeViolations();
+    await keepHtml();
+    expect(apiCalls().map((call) => call.authorization)).toEqual([`Bearer ${unknown}`]);
+
+    await tabTo(page, 'button Use another token');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Use an API token' }).waitFor();
+    expect(await storedByPage(page)).toEqual({ session: [], local: [], cookie: '' });
+  });
+
+  it('keeps a good token in sessionStorage only, and shows the first page of the catalogue with exact ids', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'input API token');
+    await page.keyboard.insertText(writer);
+    await keepHtml(); // typed, not yet sent: a password field's value is not in the HTML
+    await page.keyboard.press('Enter');
+    await page.locator('table').waitFor();
+    expect(await heading()).toBe('Catalogue');
+    expect(await storedByPage(page)).toEqual({ session: [writer], local: [], cookie: '' });
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.locator('#token').count()).toBe(0);
+
+    const rows = await tableRows(page);
+    expect(rows).toHaveLength(25);
+    expect(rows[0]).toEqual([FIRST_ID.toString(), 'Monstera deliciosa', 'tropical']);
+    expect(rows.map(([id]) => id)).toEqual(NAMES.slice(0, 25).map((_, index) => (FIRST_ID + BigInt(index)).toString()));
+    await expectNoAxeViolations();
+    await keepHtml();
+    await page.screenshot({ path: SCREENSHOT });
+  });
+
+  it("walks to the next page by the API's links, and back without asking the server again", async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'button Next page');
+    await page.keyboard.press('Enter');
+    await page.locator('h2', { hasText: 'Page 2' }).waitFor();
+    expect(await focused(page)).toBe('h2 Page 2');
+    const rows = await tableRows(page);
+    expect(rows.at(-1)).toEqual([INT64_MAX, XSS_NAME, '<b>tag</b>']);
+    expect(rows).toHaveLength(NAMES.length + 1 - 25);
+    expect(await page.locator('button', { hasText: 'Next page' }).isDisabled()).toBe(true);
+    const listCalls = apiCalls().length;
+
+    await tabTo(page, 'button Previous page');
+    await page.keyboard.press('Enter');
+    await page.locator('h2', { hasText: 'Page 1' }).waitFor();
+    expect((await tableRows(page))[0]?.[1]).toBe('Monstera deliciosa');
+    expect(apiCalls()).toHaveLength(listCalls);
+  });
+
+  it('filters by tag; a tag the rules refuse is told in the words the server would use, and never sent', async () => {
+    if (browser === undefined) return;
+    const before = apiCalls().length;
+    await tabTo(page, 'input Tag');
+    await page.keyboard.insertText('   ');
+    await page.keyboard.press('Enter');
+    const refusal = await fetch(`${server!.url}/plants?tags=${encodeURIComponent('   ')}`, {
+      headers: { authorization: `Bearer ${writer}` },
+    });
+    expect(refusal.status).toBe(400);
+    await expectAlert(page, '#tag-filter-problem', ((await refusal.json()) as { message: string }).message);
+    expect(apiCalls()).toHaveLength(before);
+
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('fern');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'plants tagged “fern”' }).waitFor();
+    await page.locator('table').waitFor();
+    const rows = await tableRows(page);
+    expect(rows.map(([, name, tag]) => [name, tag])).toEqual(
+      NAMES.filter(([, tag]) => tag === 'fern').map(([name, tag]) => [name, tag]),
+    );
+    expect(new URL(apiCalls().at(-1)!.url).searchParams.getAll('tags')).toEqual(['fern']);
+    await expectNoAxeViolations();
+  });
+
+  it('opens a plant from the list', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'a Asplenium nidus');
+    await page.keyboard.press('Enter');
+    await page.locator('dd.name').waitFor();
+    const id = (FIRST_ID + BigInt(NAMES.findIndex(([name]) => name === 'Asplenium nidus'))).toString();
+    expect(await heading()).toBe(`Plant ${id}`);
+    expect(await details(page)).toEqual({ id, name: 'Asplenium nidus', tag: 'fern' });
+    expect(page.url()).toBe(`${server!.url}/#/plants/${id}`);
+    await expectNoAxeViolations();
+    await keepHtml();
+  });
+
+  it('shows a name and a tag that look like HTML as those characters, running nothing', async () => {
+    if (browser === undefined) return;
+    await page.goto(`${server!.url}/#/plants/${INT64_MAX}`);
+    await page.locator('dd.name').waitFor();
+    expect(await details(page)).toEqual({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
+    expect(await page.locator('img, b').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await expectNoAxeViolations();
+  });
+
+  it('checks the add form with the domain before sending: the server’s sentence, no request', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'a Add a plant');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Add a plant' }).waitFor();
+    const offered = await page.locator('#plant-id').inputValue();
+    expect(offered).toMatch(/^[1-9][0-9]*$/);
+    expect(BigInt(offered) <= BigInt(INT64_MAX)).toBe(true);
+    await expectNoAxeViolations();
+
+    const before = apiCalls().length;
+    await tabTo(page, 'input Tag (optional)');
+    await page.keyboard.insertText('x'.repeat(65));
+    await page.keyboard.press('Enter');
+    const answer = await fetch(`${server!.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      body: `{"id": ${offered}, "name": "", "tag": "${'x'.repeat(65)}"}`,
+    });
+    expect(answer.status).toBe(400);
+    const { message } = (await answer.json()) as { message: string };
+    expect(message).toBe(
+      'The plant is invalid: name must be 1 to 200 characters long (got 0); tag must be 1 to 64 characters long (got 65).',
+    );
+    await expectAlert(page, '.summary', message);
+    expect(apiCalls()).toHaveLength(before);
+    expect(await focused(page)).toBe('input Name');
+    expect(await page.locator('#plant-name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#plant-name').getAttribute('aria-describedby')).toBe('plant-name-problem');
+    expect(await page.locator('#plant-name-problem').innerText()).toBe('name must be 1 to 200 characters long (got 0)');
+    await expectNoAxeViolations();
+  });
+
+  it('adds a plant under the offered id, every digit of it, and tells a taken id in the catalogue’s words', async () => {
+    if (browser === undefined) return;
+    const offered = await page.locator('#plant-id').inputValue();
+    await page.keyboard.insertText('Sword fern');
+    await tabTo(page, 'input Tag (optional)');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('fern');
+    await page.keyboard.press('Enter');
+    await page.locator('dd.name').waitFor();
+    expect(await heading()).toBe(`Plant ${offered}`);
+    expect(await page.locator('#status').innerText()).toBe(`Plant ${offered} was added.`);
+    expect(await api.getPlant(offered)).toEqual({ name: 'Sword fern', tag: 'fern' });
+    expect(requests.filter((request) => request.method === 'POST').map((request) => request.authorization)).toEqual([
+      `Bearer ${writer}`,
+    ]);
+
+    await tabTo(page, 'a Add a plant');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Add a plant' }).waitFor();
+    await tabTo(page, 'input Id');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(offered);
+    await tabTo(page, 'input Name');
+    await page.keyboard.insertText('Another name');
+    await page.keyboard.press('Enter');
+    await expectAlert(
+      page,
+      '.summary .failure',
+      `A plant with id ${offered} already exists with a different name or tag; choose another id.`,
+    );
+    await expectNoAxeViolations();
+    await keepHtml();
+  });
+
+  it('forgets the token on request; a read-only token browses, and adding says it lacks the scope', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'button Forget token');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Use an API token' }).waitFor();
+    expect(await storedByPage(page)).toEqual({ session: [], local: [], cookie: '' });
+    expect(await page.locator('#status').innerText()).toBe('Your token is forgotten.');
+
+    await tabTo(page, 'input API token');
+    await page.keyboard.insertText(reader);
+    await page.keyboard.press('Enter');
+    // The view asked for before the token: the add form.
+    await page.locator('h1', { hasText: 'Add a plant' }).waitFor();
+    await tabTo(page, 'input Name');
+    await page.keyboard.insertText('Bird of paradise');
+    await page.keyboard.press('Enter');
+    await expectAlert(
+      page,
+      '.summary .failure',
+      'Your token may not do this.\nThis token lacks the "plants:write" scope needed for this operation.\nUse another token',
+    );
+    await expectNoAxeViolations();
+
+    await tabTo(page, 'a Catalogue');
+    await page.keyboard.press('Enter');
+    await page.locator('table').waitFor();
+    expect((await tableRows(page))[0]?.[1]).toBe('Monstera deliciosa');
+  });
+
+  it('never puts a token in a URL, the page’s HTML, the console or a server log line; the page raised no error', () => {
+    if (browser === undefined) return;
+    const tokens = [writer, reader, `pst_${'x'.repeat(43)}`];
+    const secrets = tokens.flatMap((token) => [token, createHash('sha256').update(token).digest('hex')]);
+    const leaks = (texts: readonly string[]) => texts.filter((text) => secrets.some((secret) => text.includes(secret)));
+    expect(leaks(requests.map((request) => request.url))).toEqual([]);
+    expect(leaks(pageHtml)).toEqual([]);
+    expect(pageHtml).toHaveLength(5);
+    expect(leaks(consoleLines)).toEqual([]);
+    const logLines = server!
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
+    // The page's loads and its API calls were logged, at trace level: every line was there to leak.
+    const routes = new Set(
+      logLines
+        .map((line) => JSON.parse(line) as { msg?: string; route?: string })
+        .flatMap((line) => (line.msg === 'request completed' ? [line.route] : [])),
+    );
+    expect([...routes]).toEqual(expect.arrayContaining(['/', '/assets/:name', '/plants', '/plants/:id']));
+    expect(leaks(logLines)).toEqual([]);
+    // Chromium reports each failed answer; the page's own failures (a CSP refusal, a missing
+    // file, an exception) would be errors too. Only the refusals the visit provoked are there.
+    expect([...new Set(consoleLines.filter((line) => line.startsWith('error:')))].sort()).toEqual(
+      [401, 403, 409].map((status) =>
+        expect.stringMatching(new RegExp(`^error: Failed to load resource: .* ${status} `)),
+      ),
+    );
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+// What the tests read of elements in the page (compiled without the DOM's types).
+interface Shown {
+  readonly textContent: string | null;
+  closest(selector: string): { getAttribute(name: string): string | null } | null;
+}
+interface Row {
+  readonly cells: ArrayLike<Shown>;
+}
+
+/** An alert region's text once it is shown (role="alert": a screen reader announces it). */
+async function expectAlert(page: Page, selector: string, text: string): Promise<void> {
+  const region = page.locator(selector);
+  await region.filter({ hasText: text.split('\n')[0]! }).waitFor();
+  const role = await region.evaluate((element: Shown) => element.closest('[role=alert]')?.getAttribute('role'));
+  expect(role).toBe('alert');
+  // innerText puts a blank line between paragraphs: one line each is what is compared.
+  expect((await region.innerText()).trim().replace(/\n+/g, '\n')).toBe(text);
+}
+
+async function tableRows(page: Page): Promise<string[][]> {
+  return await page
+    .locator('tbody tr')
+    .evaluateAll((rows: Row[]) => rows.map((row) => Array.from(row.cells, (cell) => cell.textContent ?? '')));
+}
+
+async function details(page: Page): Promise<{ id: string; name: string; tag: string }> {
+  const text = (selector: string) => page.locator(`dl.details ${selector}`).innerText();
+  return { id: await text('dd.id'), name: await text('dd.name'), tag: await text('dd.tag') };
+}

@@ -11,13 +11,21 @@ export { DomainError, StorageUnavailableError, type StorageUnavailableReason } f
 export type { FieldViolation } from './common/field-violation.js';
 
 // Plants: rules
-export { Plant, type NewPlantInput, type PlantJson, type PlantParseResult } from './plants/plant.js';
+export {
+  Plant,
+  type NewPlantInput,
+  type PlantJson,
+  type PlantParseResult,
+  type PlantReplacementInput,
+} from './plants/plant.js';
 export { PlantId } from './plants/plant-id.js';
 export { PlantName } from './plants/plant-name.js';
 export { PlantTag } from './plants/plant-tag.js';
 export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
 export {
   PlantConflictError,
+  PlantDeletedError,
+  PlantIdRetiredError,
   PlantNotFoundError,
   PlantQueryError,
   PlantValidationError,
@@ -25,6 +33,9 @@ export {
 export { PlantPageQuery, type PlantPageQueryInput, type PlantPageQueryParseResult } from './plants/plant-page-query.js';
 // Plants: events
 export { PlantCreated, type PlantCreatedJson } from './plants/plant-created.js';
+export { PlantUpdated, type PlantUpdatedJson } from './plants/plant-updated.js';
+export { PlantDeleted, type PlantDeletedJson } from './plants/plant-deleted.js';
+export { plantEventFromJSON, type PlantEvent, type PlantEventJson } from './plants/plant-event.js';
 // Plants: ports
 export type {
   InsertOutcome,
@@ -33,6 +44,12 @@ export type {
   PlantRepository,
 } from './plants/plant-repository.js';
 export type { PlantPageRequest, PlantReader } from './plants/plant-reader.js';
+export type {
+  PlantChangeRepository,
+  PlantRetirement,
+  PlantRevision,
+  PlantState,
+} from './plants/plant-change-repository.js';
 // Plants: the duplicate-id rule (for repositories that batch creates, and other drivers)
 export { insertFirstOfEachId, settleCreate, type CreateOutcome, type SettledCreate } from './plants/duplicate-ids.js';
 // Plants: use cases
@@ -49,6 +66,14 @@ export {
 export { ExportPlants } from './plants/export-plants.js';
 export { GetPlant, type GetPlantResult } from './plants/get-plant.js';
 export { ListPlants, type PlantPage } from './plants/list-plants.js';
+export {
+  ChangePlant,
+  MAX_CHANGE_ATTEMPTS,
+  type ChangePlantCommand,
+  type ChangePlantResult,
+  type PlantPrecondition,
+} from './plants/change-plant.js';
+export { RemovePlant, type RemovePlantCommand, type RemovePlantResult } from './plants/remove-plant.js';
 
 // Tokens: rules
 export {

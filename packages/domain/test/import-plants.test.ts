@@ -42,6 +42,25 @@ function setUp(batchSize = 3) {
 }
 
 describe('ImportPlants', () => {
+  it('refuses a line whose id belonged to a deleted plant, with its line and reason, and imports the rest', async () => {
+    const { plants, importPlants } = setUp();
+    await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '1' })), {
+      createdByTokenId: undefined,
+      createdAt: new Date(),
+    });
+    await plants.retire(validPlant(PlantInputMother.valid({ id: '1' })).id, 1, {
+      retiredAt: new Date(),
+      retiredByTokenId: undefined,
+    });
+    const { rejections, listener } = recorder();
+    const result = await importPlants.execute(from([plantLine(1, '1'), plantLine(2, '2')]), listener);
+    expect(result).toMatchObject({ imported: 1, retired: 1, conflicts: 0, lines: 2 });
+    expect(rejections.map(({ entry, reason, message }) => [entry.line, reason, message])).toEqual([
+      [1, 'retired', 'The id 1 belonged to a plant that was deleted, and ids are never used again; choose another id.'],
+    ]);
+    expect(plants.stored('1')?.plant).toBeUndefined();
+  });
+
   it('imports valid lines, counts replays, and reports conflicts and invalid lines by line number', async () => {
     const { plants, importPlants } = setUp();
     await plants.insertIfAbsent(validPlant(PlantInputMother.valid({ id: '10', name: 'Fern' })), {
@@ -62,7 +81,15 @@ describe('ImportPlants', () => {
       seen.listener,
     );
 
-    expect(result).toEqual({ imported: 2, replayed: 1, conflicts: 1, invalid: 2, lines: 6, interrupted: false });
+    expect(result).toEqual({
+      imported: 2,
+      replayed: 1,
+      conflicts: 1,
+      retired: 0,
+      invalid: 2,
+      lines: 6,
+      interrupted: false,
+    });
     // Invalid lines are reported as read, conflicts once their batch is written (here full at line 5).
     expect(seen.rejections.map((r) => [r.entry.line, r.reason, r.message])).toEqual([
       [

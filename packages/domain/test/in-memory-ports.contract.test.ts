@@ -2,6 +2,7 @@ import {
   InMemoryPlantRepository,
   InMemoryTokenRepository,
   plantBatchRepositoryContract,
+  plantChangeRepositoryContract,
   plantReaderContract,
   plantRepositoryContract,
   tokenRepositoryContract,
@@ -20,6 +21,11 @@ describe('InMemoryPlantRepository holds to the PlantBatchRepository contract', (
 
 describe('InMemoryPlantRepository holds to the PlantReader contract', () => {
   for (const check of plantReaderContract({ empty: async () => new InMemoryPlantRepository() }))
+    it(check.name, check.run);
+});
+
+describe('InMemoryPlantRepository holds to the PlantChangeRepository contract', () => {
+  for (const check of plantChangeRepositoryContract({ empty: async () => new InMemoryPlantRepository() }))
     it(check.name, check.run);
 });
 

@@ -11,6 +11,7 @@ describe('PlantCreated', () => {
       type: 'PlantCreated',
       eventId: EVENT_ID,
       plantId: '9223372036854775807',
+      version: 1,
       name: 'Monstera',
       tag: 'Araceae',
       createdAt: '2026-11-22T10:00:00.000Z',

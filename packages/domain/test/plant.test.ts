@@ -129,3 +129,33 @@ describe('Plant.fromStored', () => {
     expect(() => Plant.fromStored(PlantId.fromStored('1'), '', null)).toThrow(RangeError);
   });
 });
+
+describe('Plant.parseReplacement: new content for a plant whose id the caller already knows', () => {
+  const id = validPlant(PlantInputMother.valid({ id: '9007199254740993' })).id;
+
+  it('takes the name and tag under the plant rules, with the id it was given', () => {
+    const parsed = Plant.parseReplacement(id, { name: 'Renamed', tag: 'x' });
+    expect(parsed.ok && parsed.plant.toJSON()).toEqual({ id: '9007199254740993', name: 'Renamed', tag: 'x' });
+  });
+
+  it('allows an id in the content only when it denotes the same id, in any literal', () => {
+    expect(Plant.parseReplacement(id, { id: '9007199254740993.0', name: 'a' }).ok).toBe(true);
+    expect(Plant.parseReplacement(id, { id: 9007199254740993n, name: 'a' }).ok).toBe(true);
+  });
+
+  it('reports another id beside every other problem, in field order', () => {
+    const parsed = Plant.parseReplacement(id, { id: '7', name: '', tag: 'fern\u0000' });
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.violations.map((v) => v.message)).toEqual([
+      'id must be 9007199254740993, the id in the path, or be left out',
+      'name must be 1 to 200 characters long (got 0)',
+      'tag must not contain control characters (U+0000-U+001F, U+007F-U+009F)',
+    ]);
+  });
+
+  it('reports an id that is no id by its own rule', () => {
+    const parsed = Plant.parseReplacement(id, { id: '1.5', name: 'a' });
+    expect(!parsed.ok && parsed.violations.map((v) => v.field)).toEqual(['id']);
+    expect(!parsed.ok && parsed.violations[0]!.message).toMatch(/^id must be an integer between/);
+  });
+});

@@ -11,8 +11,9 @@ export interface CreatePlantCommand {
 
 /**
  * `created`: the plant is stored. `replayed`: the same plant was already stored (a retried
- * request). `conflict`: the id is stored with another name or tag. Only `created` writes;
- * `plant` is what the store holds for the id in every case.
+ * request). `conflict`: the id is stored with another name or tag. `retired`: the id belonged
+ * to a plant that was deleted, and is never used again (only a store that retires ids answers
+ * it). Only `created` writes; `plant` is what the store holds for the id (see SettledCreate).
  */
 export type CreatePlantResult = SettledCreate;
 

@@ -4,23 +4,29 @@ import type { Plant } from './plant.js';
 /*
  * The duplicate-id rule, in one place. A plant's id is chosen by its client, so a request for
  * an id that is already taken is either the same plant again (a retry: `replayed`) or another
- * plant (`conflict`); neither writes anything. Within one batch the first request for an id is
+ * plant (`conflict`); neither writes anything. An id that belonged to a deleted plant is
+ * `retired`, whatever the request holds: a late retry of the create that made the plant must
+ * not bring it back. Within one batch the first request for an id is
  * the one written, and later requests for it are judged against what that first one left.
  * CreatePlant, ImportPlants and the repositories' group commits all answer by these functions.
  */
 
 /** What a request to create a plant came to. */
-export type CreateOutcome = 'created' | 'replayed' | 'conflict';
+export type CreateOutcome = 'created' | 'replayed' | 'conflict' | 'retired';
 
 export interface SettledCreate {
   readonly outcome: CreateOutcome;
-  /** What the store holds for the id now: the requested plant when created, else the stored one. */
+  /**
+   * What the store holds for the id now: the requested plant when created, else the stored
+   * one; for `retired`, where the store holds no plant, the requested one.
+   */
   readonly plant: Plant;
 }
 
 /** What a request for `requested` came to, given what its insert did. */
 export function settleCreate(requested: Plant, insert: InsertOutcome): SettledCreate {
   if (insert.inserted) return { outcome: 'created', plant: requested };
+  if ('retired' in insert) return { outcome: 'retired', plant: requested };
   const outcome = insert.existing.hasSameContentAs(requested) ? 'replayed' : 'conflict';
   return { outcome, plant: insert.existing };
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../common/clock.js';
 import type { UncheckedNewPlant } from './new-plant-shape.js';
 import { insertFirstOfEachId, settleCreate } from './duplicate-ids.js';
-import { PlantConflictError, PlantValidationError } from './plant-errors.js';
+import { PlantConflictError, PlantIdRetiredError, PlantValidationError } from './plant-errors.js';
 import type { InsertOutcome, PlantBatchRepository, PlantProvenance } from './plant-repository.js';
 import { Plant, type NewPlantInput } from './plant.js';
 
@@ -16,7 +16,7 @@ export type ImportLine<S> =
 
 export interface ImportRejection<S> {
   readonly entry: ImportLine<S>;
-  readonly reason: 'invalid' | 'conflict';
+  readonly reason: 'invalid' | 'conflict' | 'retired';
   /** What the API would answer for the same plant. */
   readonly message: string;
 }
@@ -26,6 +26,8 @@ export interface ImportTotals {
   /** Already stored with the same name and tag: nothing written (CreatePlant's `replayed`). */
   readonly replayed: number;
   readonly conflicts: number;
+  /** The id belonged to a plant that was deleted: ids are never used again. */
+  readonly retired: number;
   readonly invalid: number;
   /** Lines read so far, whatever became of them. */
   readonly lines: number;
@@ -51,7 +53,7 @@ export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
 /**
  * Bulk create with the API's rules: every line goes through Plant.parse, and a taken id is
  * `replayed` when the stored plant has the same content, a conflict otherwise (as a retried
- * or clashing POST). Valid plants are written in batches of one transaction each, so an
+ * or clashing POST), and refused as `retired` when it belonged to a deleted plant. Valid plants are written in batches of one transaction each, so an
  * interrupted import leaves whole batches and re-running it only adds what is missing.
  * Only the current batch's valid plants are held: memory stays flat whatever the input.
  */
@@ -79,7 +81,7 @@ export class ImportPlants {
     listener: ImportListener<S>,
     signal?: { readonly aborted: boolean },
   ): Promise<ImportResult> {
-    const totals: Mutable<ImportTotals> = { imported: 0, replayed: 0, conflicts: 0, invalid: 0, lines: 0 };
+    const totals: Mutable<ImportTotals> = { imported: 0, replayed: 0, conflicts: 0, retired: 0, invalid: 0, lines: 0 };
     let batch: Valid<S>[] = [];
     for await (const group of groups) {
       for (const entry of group) {
@@ -134,7 +136,10 @@ export class ImportPlants {
       const { outcome } = settleCreate(plant, insert.value);
       if (outcome === 'created') totals.imported++;
       else if (outcome === 'replayed') totals.replayed++;
-      else {
+      else if (outcome === 'retired') {
+        totals.retired++;
+        await listener.rejected({ entry, reason: 'retired', message: new PlantIdRetiredError(plant.id).message });
+      } else {
         totals.conflicts++;
         await listener.rejected({ entry, reason: 'conflict', message: new PlantConflictError(plant.id).message });
       }

@@ -8,6 +8,8 @@ export interface PlantCreatedJson {
   readonly eventId: string;
   /** The plant's id as exact decimal text. */
   readonly plantId: string;
+  /** Always 1: a plant's first version. Its changes carry the next ones. */
+  readonly version: 1;
   readonly name: string;
   /** Absent when the plant has no tag. */
   readonly tag?: string;
@@ -15,7 +17,7 @@ export interface PlantCreatedJson {
   readonly createdAt: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * A plant was created: stored for the first time. Never raised for a replay or a conflict,
@@ -51,6 +53,8 @@ export class PlantCreated {
       throw new RangeError('eventId, plantId and name must be strings');
     if (tag !== undefined && typeof tag !== 'string') throw new RangeError('tag must be a string when present');
     if (typeof createdAt !== 'string') throw new RangeError('createdAt must be an ISO-8601 string');
+    // Events written before versions were kept carry none: a create is always version 1.
+    if (json['version'] !== undefined && json['version'] !== 1) throw new RangeError('a PlantCreated is version 1');
     const parsed = Plant.parse(tag === undefined ? { id: plantId, name } : { id: plantId, name, tag });
     if (!parsed.ok) throw new RangeError(`the event's plant breaks the plant rules: ${parsed.violations[0]!.message}`);
     return PlantCreated.of(eventId, parsed.plant, new Date(createdAt));
@@ -60,9 +64,13 @@ export class PlantCreated {
     return this.plant.id;
   }
 
+  get version(): 1 {
+    return 1;
+  }
+
   toJSON(): PlantCreatedJson {
     const { id, name, tag } = this.plant.toJSON();
-    const common = { type: 'PlantCreated' as const, eventId: this.eventId, plantId: id, name };
+    const common = { type: 'PlantCreated' as const, eventId: this.eventId, plantId: id, version: 1 as const, name };
     return { ...common, ...(tag === undefined ? {} : { tag }), createdAt: this.createdAt.toISOString() };
   }
 }

@@ -37,3 +37,24 @@ export class PlantQueryError extends DomainError {
     super(`The request parameters are invalid: ${describeViolations(violations)}.`);
   }
 }
+
+/**
+ * The id belonged to a plant that was deleted: ids are never used again, so a create with it
+ * (even a late retry of the create that made that plant) is refused, whatever its content.
+ */
+export class PlantIdRetiredError extends DomainError {
+  readonly code = 'PLANT_ID_RETIRED';
+  constructor(readonly id: PlantId) {
+    super(
+      `The id ${id.toString()} belonged to a plant that was deleted, and ids are never used again; choose another id.`,
+    );
+  }
+}
+
+/** The plant asked for was deleted: ChangePlant's and GetPlant's `deleted` outcome, as an error for adapters. */
+export class PlantDeletedError extends DomainError {
+  readonly code = 'PLANT_DELETED';
+  constructor(readonly id: PlantId) {
+    super(`The plant with id ${id.toString()} was deleted.`);
+  }
+}

@@ -7,7 +7,15 @@ export interface PlantProvenance {
   readonly createdAt: Date;
 }
 
-export type InsertOutcome = { readonly inserted: true } | { readonly inserted: false; readonly existing: Plant };
+/**
+ * What an insert found: the id was free (now the plant's), held by a plant (`existing`), or
+ * retired: it belonged to a plant that was deleted, and ids are never used again (only a store
+ * that implements PlantChangeRepository retires ids; others never answer `retired`).
+ */
+export type InsertOutcome =
+  | { readonly inserted: true }
+  | { readonly inserted: false; readonly existing: Plant }
+  | { readonly inserted: false; readonly retired: true };
 
 /*
  * For every implementation of the plant ports:
@@ -25,8 +33,9 @@ export type InsertOutcome = { readonly inserted: true } | { readonly inserted: f
 export interface PlantRepository {
   /**
    * Stores the plant unless its id is taken, atomically: concurrent calls for one id leave
-   * exactly one row, and every loser is told what the winner stored. Resolves only once the
-   * write is durable. Throws StorageUnavailableError when the store cannot be reached.
+   * exactly one row, and every loser is told what the winner stored (or that the id is
+   * retired). Resolves only once the write is durable. Throws StorageUnavailableError when the
+   * store cannot be reached.
    */
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome>;
 }
@@ -37,9 +46,13 @@ export interface PlantBatchRepository {
    * Inserts every plant whose id is free in ONE transaction: after a crash or a refused row
    * either all new rows of the batch exist or none. Ids must be distinct. Resolves once
    * durable, with one outcome per plant in input order (the stored plant where the id was
-   * taken). Throws StorageUnavailableError when the store cannot be reached.
+   * taken, `retired` where it was retired). Throws StorageUnavailableError when the store
+   * cannot be reached.
    */
   insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]>;
-  /** Up to `limit` plants with an id greater than `after` (from the start when undefined), ascending by id value. */
+  /**
+   * Up to `limit` live plants with an id greater than `after` (from the start when
+   * undefined), ascending by id value: a deleted plant is never listed.
+   */
   listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]>;
 }

@@ -22,6 +22,16 @@ export interface PlantJson {
   readonly tag?: string;
 }
 
+/**
+ * A plant's new content, as a client sends it to replace the stored one: `id` is optional,
+ * and must denote the plant's own id when given.
+ */
+export interface PlantReplacementInput {
+  readonly id?: string | bigint | FieldViolation | undefined;
+  readonly name: string | FieldViolation;
+  readonly tag?: string | FieldViolation | undefined;
+}
+
 export type PlantParseResult =
   { readonly ok: true; readonly plant: Plant } | { readonly ok: false; readonly violations: readonly FieldViolation[] };
 
@@ -58,6 +68,18 @@ export class Plant {
     return { ok: false, violations };
   }
 
+  /**
+   * The plant `id` with a new name and tag, under the same rules as `parse`. An `id` in the
+   * input is allowed only when it denotes `id` (a body cannot move a plant to another id); all
+   * violations are reported at once, in field order.
+   */
+  static parseReplacement(id: PlantId, input: PlantReplacementInput): PlantParseResult {
+    const parsed = Plant.parse({ id: id.value, name: input.name, tag: input.tag });
+    const idViolation = replacementIdViolation(id, input.id);
+    if (idViolation === undefined) return parsed;
+    return { ok: false, violations: [idViolation, ...(parsed.ok ? [] : parsed.violations)] };
+  }
+
   /** Rebuilds a plant read from storage, where the rules were applied on the way in. */
   static fromStored(id: PlantId, name: string, tag: string | null | undefined): Plant {
     const parsed = Plant.parse(
@@ -87,4 +109,18 @@ export class Plant {
     const plain = { id: this.id.toString(), name: this.name.value };
     return this.tag === undefined ? plain : { ...plain, tag: this.tag.value };
   }
+}
+
+function replacementIdViolation(id: PlantId, given: PlantReplacementInput['id']): FieldViolation | undefined {
+  if (given === undefined) return undefined;
+  const parsed =
+    typeof given === 'object'
+      ? given
+      : typeof given === 'bigint'
+        ? PlantId.fromBigInt(given)
+        : PlantId.fromLiteral(given);
+  if (!(parsed instanceof PlantId)) return parsed;
+  return parsed.equals(id)
+    ? undefined
+    : { field: 'id', message: `id must be ${id.toString()}, the id in the path, or be left out` };
 }

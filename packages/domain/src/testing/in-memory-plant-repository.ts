@@ -1,3 +1,4 @@
+import type { PlantChangeRepository, PlantRetirement, PlantState } from '../plants/plant-change-repository.js';
 import type { PlantId } from '../plants/plant-id.js';
 import type {
   InsertOutcome,
@@ -10,43 +11,41 @@ import type { Plant } from '../plants/plant.js';
 import { StorageUnavailableError } from '../common/errors.js';
 
 export interface StoredPlant {
-  readonly plant: Plant;
+  /** Undefined once the plant is deleted: its tombstone keeps the id, not the content. */
+  readonly plant: Plant | undefined;
   readonly provenance: PlantProvenance;
+  readonly version: number;
+  readonly retirement?: PlantRetirement | undefined;
 }
 
 /**
- * PlantRepository, PlantBatchRepository and PlantReader in a Map, keyed by the exact decimal id (the id's
- * value, not the PlantId object). Holds to the ports' contract (first writer wins, losers see
- * what is stored; checked by the contract suites) and records each call, so a test can see
- * what the use case asked the store to do.
+ * Every plant port (PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository)
+ * in a Map, keyed by the exact decimal id (the id's value, not the PlantId object). Holds to
+ * the ports' contract (first writer wins, losers see what is stored, tombstones for ever;
+ * checked by the contract suites) and records each create, so a test can see what the use case
+ * asked the store to do.
  */
-export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepository, PlantReader {
+export class InMemoryPlantRepository
+  implements PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository
+{
   private readonly rows = new Map<string, StoredPlant>();
-  readonly calls: StoredPlant[] = [];
+  readonly calls: Array<{ readonly plant: Plant; readonly provenance: PlantProvenance }> = [];
   /** The size of each insertAllIfAbsent batch, in call order. */
   readonly batches: number[] = [];
   private unavailable = false;
 
   async insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
     this.calls.push({ plant, provenance });
-    if (this.unavailable) throw new StorageUnavailableError();
-    const existing = this.rows.get(plant.id.toString());
-    if (existing !== undefined) return { inserted: false, existing: existing.plant };
-    this.rows.set(plant.id.toString(), { plant, provenance });
-    return { inserted: true };
+    this.failIfOffline();
+    return this.insert(plant, provenance);
   }
 
   async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
     this.batches.push(plants.length);
-    if (this.unavailable) throw new StorageUnavailableError();
+    this.failIfOffline();
     if (new Set(plants.map((p) => p.id.toString())).size !== plants.length)
       throw new Error('a batch must not repeat an id');
-    return plants.map((plant) => {
-      const existing = this.rows.get(plant.id.toString());
-      if (existing !== undefined) return { inserted: false, existing: existing.plant };
-      this.rows.set(plant.id.toString(), { plant, provenance });
-      return { inserted: true };
-    });
+    return plants.map((plant) => this.insert(plant, provenance));
   }
 
   async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
@@ -54,19 +53,45 @@ export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepos
   }
 
   async findById(id: PlantId): Promise<Plant | undefined> {
-    if (this.unavailable) throw new StorageUnavailableError();
+    this.failIfOffline();
     return this.rows.get(id.toString())?.plant;
   }
 
   async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
-    if (this.unavailable) throw new StorageUnavailableError();
+    this.failIfOffline();
     const wanted = new Set(tags.map((tag) => tag.value));
     return [...this.rows.values()]
-      .map((row) => row.plant)
+      .flatMap((row) => (row.plant === undefined ? [] : [row.plant]))
       .filter((plant) => after === undefined || plant.id.value > after.value)
       .filter((plant) => wanted.size === 0 || (plant.tag !== undefined && wanted.has(plant.tag.value)))
       .sort((a, b) => (a.id.value < b.id.value ? -1 : 1))
       .slice(0, limit);
+  }
+
+  async stateOf(id: PlantId): Promise<PlantState | undefined> {
+    this.failIfOffline();
+    const row = this.rows.get(id.toString());
+    if (row === undefined) return undefined;
+    if (row.plant !== undefined) return { live: true, plant: row.plant, version: row.version };
+    return { live: false, id, version: row.version, retiredAt: row.retirement!.retiredAt };
+  }
+
+  async replace(plant: Plant, expectedVersion: number): Promise<boolean> {
+    this.failIfOffline();
+    const key = plant.id.toString();
+    const row = this.rows.get(key);
+    if (row?.plant === undefined || row.version !== expectedVersion) return false;
+    this.rows.set(key, { ...row, plant, version: row.version + 1 });
+    return true;
+  }
+
+  async retire(id: PlantId, expectedVersion: number, retirement: PlantRetirement): Promise<boolean> {
+    this.failIfOffline();
+    const key = id.toString();
+    const row = this.rows.get(key);
+    if (row?.plant === undefined || row.version !== expectedVersion) return false;
+    this.rows.set(key, { ...row, plant: undefined, version: row.version + 1, retirement });
+    return true;
   }
 
   /** Makes every following call fail as an unreachable database would. */
@@ -74,12 +99,25 @@ export class InMemoryPlantRepository implements PlantRepository, PlantBatchRepos
     this.unavailable = true;
   }
 
-  /** The plant stored under this id (decimal text) and its provenance. */
+  /** What is stored under this id (decimal text): the plant or its tombstone, its provenance and version. */
   stored(id: string): StoredPlant | undefined {
     return this.rows.get(id);
   }
 
+  /** Ids stored, tombstones included. */
   get size(): number {
     return this.rows.size;
+  }
+
+  private insert(plant: Plant, provenance: PlantProvenance): InsertOutcome {
+    const existing = this.rows.get(plant.id.toString());
+    if (existing?.plant !== undefined) return { inserted: false, existing: existing.plant };
+    if (existing !== undefined) return { inserted: false, retired: true };
+    this.rows.set(plant.id.toString(), { plant, provenance, version: 1 });
+    return { inserted: true };
+  }
+
+  private failIfOffline(): void {
+    if (this.unavailable) throw new StorageUnavailableError();
   }
 }

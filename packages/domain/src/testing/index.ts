@@ -17,6 +17,11 @@ export {
   type PlantRepositorySubject,
 } from './contracts/plant-repository.contract.js';
 export { plantReaderContract, type PlantReaderSubject } from './contracts/plant-reader.contract.js';
+export {
+  plantChangeRepositoryContract,
+  type ChangingPlantStore,
+  type PlantChangeRepositorySubject,
+} from './contracts/plant-change-repository.contract.js';
 export { tokenRepositoryContract, type TokenRepositorySubject } from './contracts/token-repository.contract.js';
 /**
  * The text rule's building blocks, for property-based tests that check the rule against an

@@ -49,10 +49,11 @@ export function show(value: unknown): string {
   );
 }
 
-/** An outcome as plain data: `"inserted"`, or the stored plant's plain form. */
+/** An outcome as plain data: `"inserted"`, `"retired"`, or the stored plant's plain form. */
 export function outcomeOf(outcome: InsertOutcome | undefined): unknown {
   if (outcome === undefined) return '<no outcome>';
-  return outcome.inserted ? 'inserted' : { existing: outcome.existing.toJSON() };
+  if (outcome.inserted) return 'inserted';
+  return 'retired' in outcome ? 'retired' : { existing: outcome.existing.toJSON() };
 }
 
 export function plant(input: NewPlantInput): Plant {

@@ -119,10 +119,8 @@ export function plantRepositoryContract(subject: PlantRepositorySubject): Contra
         const plants = await subject.empty();
         await plants.insertIfAbsent(plant({ id: '1', name: 'Aloe' }), provenance);
         const again = await plants.insertIfAbsent(plant({ id: '1', name: 'Aloe', tag: 'succulent' }), provenance);
-        ensure(
-          !again.inserted && again.existing.tag === undefined,
-          `the stored plant has no tag, got ${String(!again.inserted && again.existing.tag?.value)}`,
-        );
+        const storedTag = 'existing' in again ? again.existing.tag?.value : 'no plant stored';
+        ensure(storedTag === undefined, `the stored plant has no tag, got ${String(storedTag)}`);
       },
     },
     {

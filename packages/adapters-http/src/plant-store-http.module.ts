@@ -10,7 +10,15 @@ import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { TerminusModule } from '@nestjs/terminus';
-import { AuthenticateToken, CreatePlant, GetPlant, ListPlants, systemClock } from '@plantstore/domain';
+import {
+  AuthenticateToken,
+  ChangePlant,
+  CreatePlant,
+  GetPlant,
+  ListPlants,
+  RemovePlant,
+  systemClock,
+} from '@plantstore/domain';
 import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
 import { ScopeGuard } from './auth/scope.guard.js';
@@ -29,14 +37,17 @@ import { ErrorFilter } from './pipeline/error.filter.js';
 import { RequestGuards } from './pipeline/request-guards.js';
 import { installRequestPipeline } from './pipeline/request-pipeline.js';
 import { NewPlantPipe } from './plants/new-plant.pipe.js';
+import { PlantReplacementPipe } from './plants/plant-replacement.pipe.js';
 import { PlantIdPipe } from './plants/plant-id.pipe.js';
 import { PlantsController } from './plants/plants.controller.js';
 import {
   AUTHENTICATE_TOKEN,
+  CHANGE_PLANT,
   CREATE_PLANT,
   GET_PLANT,
   HTTP_OPTIONS,
   LIST_PLANTS,
+  REMOVE_PLANT,
   type HttpOptions,
 } from './ports/di-tokens.js';
 import { HTTP_EVENTS, type HttpEvents } from './ports/http-events.js';
@@ -87,8 +98,10 @@ export class PlantStoreHttpModule implements NestModule {
       providers: [
         { provide: HTTP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         useCase(CREATE_PLANT, ({ plants, clock }) => new CreatePlant(plants, clock ?? systemClock)),
-        useCase(GET_PLANT, ({ plants }) => new GetPlant(plants)),
+        useCase(GET_PLANT, ({ plants }) => new GetPlant(plants, plants)),
         useCase(LIST_PLANTS, ({ plants }) => new ListPlants(plants)),
+        useCase(CHANGE_PLANT, ({ plants, clock }) => new ChangePlant(plants, clock ?? systemClock)),
+        useCase(REMOVE_PLANT, ({ plants, clock }) => new RemovePlant(plants, clock ?? systemClock)),
         useCase(
           AUTHENTICATE_TOKEN,
           ({ tokens, tokenSecrets, clock }) => new AuthenticateToken(tokens, tokenSecrets, clock ?? systemClock),
@@ -112,6 +125,7 @@ export class PlantStoreHttpModule implements NestModule {
         BearerStrategy,
         JsonBodyPipe,
         NewPlantPipe,
+        PlantReplacementPipe,
         PlantIdPipe,
         FailedAuthLimiter,
         Lifecycle,

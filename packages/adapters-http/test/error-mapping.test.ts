@@ -1,9 +1,9 @@
-import { StorageUnavailableError, type Plant, type PlantReader, type PlantRepository } from '@plantstore/domain';
+import { StorageUnavailableError, type Plant, type PlantState } from '@plantstore/domain';
 import { InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
 
 /** The in-memory store, failing as told: what a driven adapter may throw. */
-class FailingStore extends InMemoryPlantRepository implements PlantRepository, PlantReader {
+class FailingStore extends InMemoryPlantRepository {
   failure: Error | undefined;
 
   override async insertIfAbsent(...args: Parameters<InMemoryPlantRepository['insertIfAbsent']>) {
@@ -14,6 +14,11 @@ class FailingStore extends InMemoryPlantRepository implements PlantRepository, P
   override async findById(...args: Parameters<InMemoryPlantRepository['findById']>): Promise<Plant | undefined> {
     if (this.failure !== undefined) throw this.failure;
     return super.findById(...args);
+  }
+
+  override async stateOf(...args: Parameters<InMemoryPlantRepository['stateOf']>): Promise<PlantState | undefined> {
+    if (this.failure !== undefined) throw this.failure;
+    return super.stateOf(...args);
   }
 }
 
@@ -89,9 +94,9 @@ describe('what each failure of a request answers', () => {
   });
 
   it('answers a known path with another method with 405 and Allow, naming the route', async () => {
-    const response = await t.app.inject({ method: 'PUT', url: '/plants/12' });
+    const response = await t.app.inject({ method: 'PATCH', url: '/plants/12' });
     expect(response.statusCode).toBe(405);
-    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.headers.allow).toBe('GET, HEAD, PUT, DELETE');
     expect(response.json()).toEqual({ error: 40501, message: expect.stringContaining('/plants/{id}') });
     expect(response.body).not.toContain('/plants/12');
   });

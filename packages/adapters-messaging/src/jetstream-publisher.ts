@@ -1,7 +1,13 @@
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect, createInbox, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
-import type { PlantCreated } from '@plantstore/domain';
-import { DUPLICATE_WINDOW_MS, PLANT_CREATED_SUBJECT, PLANT_EVENTS_STREAM } from './plant-events-stream.js';
+import type { PlantEvent } from '@plantstore/domain';
+import {
+  DUPLICATE_WINDOW_MS,
+  PLANT_CREATED_SUBJECT,
+  PLANT_EVENT_SUBJECTS,
+  PLANT_EVENTS_STREAM,
+  subjectOf,
+} from './plant-events-stream.js';
 
 /** How long one publish waits for JetStream's acknowledgement. */
 export const PUBLISH_TIMEOUT_MS = 5_000;
@@ -18,7 +24,7 @@ export interface PublishReport {
 }
 
 /**
- * Publishes PlantCreated events to JetStream, each with its event id as message id
+ * Publishes plant events to JetStream, each on its kind's subject with its event id as message id
  * (Nats-Msg-Id), so a republished event within the duplicate window is dropped by the stream.
  * The connection reconnects by itself for as long as the process runs. It follows the
  * connection's state: a publish waiting for acknowledgements when the connection drops fails at
@@ -31,7 +37,7 @@ export interface PublishReport {
  * batch. (The JetStream client's publish makes a promise, a timer and a request per message:
  * most of the relay's cost per event.)
  */
-export class JetStreamPlantCreatedPublisher {
+export class JetStreamPlantEventPublisher {
   private streamReady = false;
   private connected = true;
   /** The batches waiting for acknowledgements, by their reply prefix. */
@@ -73,7 +79,7 @@ export class JetStreamPlantCreatedPublisher {
    * timers nothing can cancel: a server stopped while NATS was down stayed alive until its
    * shutdown timeout. Once connected, the client reconnects by itself after any drop.
    */
-  static async connect(servers: string): Promise<JetStreamPlantCreatedPublisher> {
+  static async connect(servers: string): Promise<JetStreamPlantEventPublisher> {
     const connection = await connect({
       servers: servers.split(','),
       name: 'plantstore-outbox-relay',
@@ -81,14 +87,14 @@ export class JetStreamPlantCreatedPublisher {
       maxReconnectAttempts: -1,
       reconnectTimeWait: RECONNECT_WAIT_MS,
     });
-    const publisher = new JetStreamPlantCreatedPublisher(connection);
+    const publisher = new JetStreamPlantEventPublisher(connection);
     // Made at once, so consumers can subscribe before the first plant; if it fails, the first publish tries again.
     await publisher.ensureStream().catch(() => undefined);
     return publisher;
   }
 
   /** Resolves once JetStream acknowledged every event; rejects if any was not acknowledged. */
-  async publish(events: readonly PlantCreated[]): Promise<PublishReport> {
+  async publish(events: readonly PlantEvent[]): Promise<PublishReport> {
     if (!this.connected) throw new Error('NATS connection is down; publishing when it is back');
     try {
       if (!this.streamReady) await this.ensureStream();
@@ -100,7 +106,7 @@ export class JetStreamPlantCreatedPublisher {
     }
   }
 
-  private publishBatch(events: readonly PlantCreated[]): Promise<PublishReport> {
+  private publishBatch(events: readonly PlantEvent[]): Promise<PublishReport> {
     if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
     const prefix = `${this.ackInbox}.${++this.batches}`;
     const collector = new AckCollector(events.length);
@@ -113,7 +119,7 @@ export class JetStreamPlantCreatedPublisher {
     events.forEach((event, i) => {
       const headersOfEvent = headers();
       headersOfEvent.set('Nats-Msg-Id', event.eventId);
-      this.connection.publish(PLANT_CREATED_SUBJECT, JSON.stringify(event), {
+      this.connection.publish(subjectOf(event), JSON.stringify(event), {
         reply: `${prefix}.${i}`,
         headers: headersOfEvent,
       });
@@ -131,7 +137,7 @@ export class JetStreamPlantCreatedPublisher {
     if (collector === undefined) return; // a batch that already failed or timed out
     if (msg.headers?.hasError) {
       collector.fail(
-        new Error(`no stream stored ${PLANT_CREATED_SUBJECT}: ${msg.headers.code} ${msg.headers.description}`),
+        new Error(`no stream stored ${PLANT_EVENT_SUBJECTS}: ${msg.headers.code} ${msg.headers.description}`),
       );
       return;
     }
@@ -144,16 +150,26 @@ export class JetStreamPlantCreatedPublisher {
     if (!this.connection.isClosed()) await this.connection.close();
   }
 
-  /** Creates the stream when it is missing; one an operator made with other limits is kept as it is. */
+  /**
+   * Creates the stream when it is missing; one an operator made with other limits is kept as it
+   * is. A stream made before changes had events holds only the created subject: it is given
+   * every plant subject, so that updates and deletions are stored beside the creates.
+   */
   private async ensureStream(): Promise<void> {
     const manager = await jetstreamManager(this.connection, { timeout: PUBLISH_TIMEOUT_MS });
     const existing = await manager.streams.info(PLANT_EVENTS_STREAM).catch(() => undefined);
     if (existing === undefined) {
       await manager.streams.add({
         name: PLANT_EVENTS_STREAM,
-        subjects: [PLANT_CREATED_SUBJECT],
+        subjects: [PLANT_EVENT_SUBJECTS],
         storage: StorageType.File,
         duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+      });
+    } else if (existing.config.subjects?.includes(PLANT_CREATED_SUBJECT) === true) {
+      const subjects = existing.config.subjects.filter((subject) => subject !== PLANT_CREATED_SUBJECT);
+      await manager.streams.update(PLANT_EVENTS_STREAM, {
+        ...existing.config,
+        subjects: [...subjects, PLANT_EVENT_SUBJECTS],
       });
     }
     this.streamReady = true;

@@ -1,13 +1,13 @@
-import type { PlantCreated } from '@plantstore/domain';
+import type { PlantEvent } from '@plantstore/domain';
 import type { PublishReport } from './jetstream-publisher.js';
 
 /** The store side: hands the oldest events to `publish` and forgets them once it resolves. */
-export interface PlantCreatedSource {
-  relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number>;
+export interface PlantEventSource {
+  relay(limit: number, publish: (events: readonly PlantEvent[]) => Promise<void>): Promise<number>;
 }
 
-export interface PlantCreatedPublisher {
-  publish(events: readonly PlantCreated[]): Promise<PublishReport>;
+export interface PlantEventPublisher {
+  publish(events: readonly PlantEvent[]): Promise<PublishReport>;
   close(): Promise<void>;
   /** When the broker's connection is back after a drop, `listener` runs: the relay retries at once. */
   onReconnect?(listener: () => void): void;
@@ -45,7 +45,7 @@ export interface RelayCounts {
 }
 
 /**
- * Moves PlantCreated events from the outbox to the broker, one batch at a time, until stopped.
+ * Moves plant events from the outbox to the broker, one batch at a time, until stopped.
  * A batch is forgotten by the store only after the broker acknowledged all of it; a failed
  * batch stays and is tried again after a capped exponential backoff (NATS down, database
  * down). Runs beside the HTTP server and never touches its readiness.
@@ -59,8 +59,8 @@ export class OutboxRelay {
   private readonly counts = { published: 0, duplicates: 0, failures: 0 };
 
   constructor(
-    private readonly source: PlantCreatedSource,
-    private readonly connect: () => Promise<PlantCreatedPublisher>,
+    private readonly source: PlantEventSource,
+    private readonly connect: () => Promise<PlantEventPublisher>,
     private readonly log: RelayLog,
     private readonly options: RelayOptions = DEFAULT_RELAY_OPTIONS,
   ) {
@@ -84,7 +84,7 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    let publisher: PlantCreatedPublisher | undefined;
+    let publisher: PlantEventPublisher | undefined;
     let failuresInARow = 0;
     // Failures since the broker was last seen coming back: what the backoff grows with.
     let failuresSinceReconnect = 0;
@@ -132,7 +132,7 @@ export class OutboxRelay {
   }
 
   /** One attempt to connect; a stop meanwhile ends the wait (and closes the late connection). */
-  private async connectUnlessStopped(): Promise<PlantCreatedPublisher | undefined> {
+  private async connectUnlessStopped(): Promise<PlantEventPublisher | undefined> {
     const connecting = this.connect();
     const publisher = await Promise.race([connecting, this.stopSignal]);
     if (publisher === undefined) void connecting.then((late) => late.close()).catch(() => undefined);

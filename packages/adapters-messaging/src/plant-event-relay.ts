@@ -1,10 +1,10 @@
-import type { PlantCreated } from '@plantstore/domain';
-import { JetStreamPlantCreatedPublisher } from './jetstream-publisher.js';
-import { OutboxRelay, type PlantCreatedSource, type RelayCounts, type RelayLog } from './outbox-relay.js';
+import type { PlantEvent } from '@plantstore/domain';
+import { JetStreamPlantEventPublisher } from './jetstream-publisher.js';
+import { OutboxRelay, type PlantEventSource, type RelayCounts, type RelayLog } from './outbox-relay.js';
 
 /** What the relay needs of a store's outbox (the persistence adapter's SqlPlantEventOutbox has it). */
-export interface PlantEventOutbox extends PlantCreatedSource {
-  relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number>;
+export interface PlantEventOutbox extends PlantEventSource {
+  relay(limit: number, publish: (events: readonly PlantEvent[]) => Promise<void>): Promise<number>;
   /** Events for every plant stored from now on; says whether that changed anything. */
   enableEvents(): Promise<{ readonly changed: boolean; readonly plants: number }>;
   backlog(): Promise<{ readonly events: number; readonly oldestCreatedAt: Date | undefined }>;
@@ -33,11 +33,7 @@ export class PlantEventRelay {
   readonly status: PlantEventRelayStatus;
 
   constructor(private readonly config: PlantEventRelayConfig) {
-    this.relay = new OutboxRelay(
-      config.outbox,
-      () => JetStreamPlantCreatedPublisher.connect(config.natsUrl),
-      config.log,
-    );
+    this.relay = new OutboxRelay(config.outbox, () => JetStreamPlantEventPublisher.connect(config.natsUrl), config.log);
     this.status = { backlog: () => config.outbox.backlog(), counts: () => this.relay.status };
   }
 

@@ -1,4 +1,4 @@
-import { OutboxRelay, type PlantCreatedPublisher, type PublishReport } from '@plantstore/adapters-messaging';
+import { OutboxRelay, type PlantEventPublisher, type PublishReport } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
 import { MemoryOutbox } from './support/memory-outbox.js';
 
@@ -9,7 +9,7 @@ function event(n: number): PlantCreated {
 }
 
 /** A broker that is down for its first `failures` publishes, recording when each attempt came. */
-class FlakyBroker implements PlantCreatedPublisher {
+class FlakyBroker implements PlantEventPublisher {
   readonly stored: string[] = [];
   readonly attempts: number[] = [];
   closed = false;
@@ -75,7 +75,7 @@ describe('OutboxRelay', () => {
 
   it('stops while still waiting for its first connection, and closes that connection when it comes', async () => {
     const broker = new FlakyBroker(0);
-    let connected!: (publisher: PlantCreatedPublisher) => void;
+    let connected!: (publisher: PlantEventPublisher) => void;
     const relay = new OutboxRelay(
       new MemoryOutbox([event(1)]),
       () => new Promise((resolve) => (connected = resolve)),

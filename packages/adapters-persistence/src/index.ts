@@ -3,7 +3,7 @@ export * from './create-data-source.js';
 export * from './database-config.js';
 export * from './node-token-secrets.js';
 export * from './storage-errors.js';
-export { SqlPlantRepository, DEFAULT_MAX_BATCH, MAX_ROWS_PER_STATEMENT } from './sql-plant-repository.js';
+export { SqlPlantRepository, DEFAULT_MAX_BATCH, MAX_ROWS_PER_STATEMENT } from './plants/sql-plant-repository.js';
 export {
   SqlPlantEventOutbox,
   type EventsSwitchOutcome,

@@ -1,12 +1,12 @@
-import { PlantCreated, PlantId, Plant } from '@plantstore/domain';
+import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { engineOf } from './create-data-source.js';
 import type { Engine } from './database-config.js';
-import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
 import { asStorageError } from './storage-errors.js';
+import { SqlRunner } from './sql-runner.js';
 
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
-export type PublishEvents = (events: readonly PlantCreated[]) => Promise<void>;
+export type PublishEvents = (events: readonly PlantEvent[]) => Promise<void>;
 
 /** What turning PlantCreated events on or off did. */
 export interface EventsSwitchOutcome {
@@ -26,17 +26,21 @@ export interface OutboxBacklog {
 interface OutboxRow {
   readonly seq: string;
   readonly event_id: string;
+  readonly event_type: string;
   readonly plant_id: string;
-  readonly name: string;
+  readonly version: number | string;
+  readonly name: string | null;
   readonly tag: string | null;
-  readonly created_at: string | Date;
+  readonly occurred_at: string | Date;
 }
 
-const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) AS event_id,
-  CAST(plant_id AS TEXT) AS plant_id, name, tag, created_at FROM plant_outbox ORDER BY plant_outbox.seq LIMIT`;
+const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) AS event_id, event_type,
+  CAST(plant_id AS TEXT) AS plant_id, version, name, tag, occurred_at
+  FROM plant_outbox ORDER BY plant_outbox.seq LIMIT`;
 
 /**
- * The PlantCreated outbox that the plant table's trigger fills (docs/storage.md#outbox). A
+ * The plant events' outbox that the plant table's triggers fill, one row per committed create,
+ * change or deletion, each with its event id and version (docs/storage.md#outbox). A
  * relay takes the oldest events, publishes them, and only once the broker acknowledged them
  * are they deleted; an event is published again after a crash in between, which the broker's
  * duplicate detection (the event id as message id) and the consumer's idempotence absorb.
@@ -49,11 +53,11 @@ const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) A
  */
 export class SqlPlantEventOutbox {
   private readonly engine: Engine;
-  private readonly lockWaitMs: number;
+  private readonly statements: SqlRunner;
 
   constructor(private readonly dataSource: DataSource) {
     this.engine = engineOf(dataSource);
-    this.lockWaitMs = lockWaitOf(dataSource);
+    this.statements = new SqlRunner(dataSource);
   }
 
   /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */
@@ -89,7 +93,7 @@ export class SqlPlantEventOutbox {
 
   async backlog(): Promise<OutboxBacklog> {
     const [row] = await this.query<{ events: string | number; oldest: string | Date | null }>(
-      'SELECT COUNT(*) AS events, MIN(created_at) AS oldest FROM plant_outbox',
+      'SELECT COUNT(*) AS events, MIN(occurred_at) AS oldest FROM plant_outbox',
       [],
     );
     return {
@@ -128,16 +132,16 @@ export class SqlPlantEventOutbox {
     }
   }
 
-  private async query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
-    try {
-      return await retryWhileLocked(() => this.dataSource.query<Row[]>(sql, parameters), this.lockWaitMs);
-    } catch (error) {
-      throw asStorageError(error);
-    }
+  private query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
+    return this.statements.run({ sql, parameters });
   }
 }
 
-function toEvent(row: OutboxRow): PlantCreated {
-  const plant = Plant.fromStored(PlantId.fromStored(row.plant_id), row.name, row.tag);
-  return PlantCreated.of(row.event_id, plant, new Date(row.created_at));
+function toEvent(row: OutboxRow): PlantEvent {
+  const id = PlantId.fromStored(row.plant_id);
+  const at = new Date(row.occurred_at);
+  if (row.event_type === PlantDeleted.TYPE) return PlantDeleted.of(row.event_id, id, Number(row.version), at);
+  const plant = Plant.fromStored(id, row.name!, row.tag);
+  if (row.event_type === PlantUpdated.TYPE) return PlantUpdated.of(row.event_id, plant, Number(row.version), at);
+  return PlantCreated.of(row.event_id, plant, at);
 }

@@ -11,7 +11,7 @@ import { openDataSource } from './create-data-source.js';
 import { redactDatabaseUrl, type DatabaseConfig } from './database-config.js';
 import { nodeTokenSecrets } from './node-token-secrets.js';
 import { SqlPlantEventOutbox } from './sql-plant-event-outbox.js';
-import { SqlPlantRepository } from './sql-plant-repository.js';
+import { SqlPlantRepository } from './plants/sql-plant-repository.js';
 import { TypeOrmTokenRepository } from './typeorm-token-repository.js';
 
 export interface SqlStoreOptions {

@@ -31,11 +31,11 @@ describe.each(testEngines())('SqlPlantRepository batches on $name', (engine) => 
       ],
       provenance,
     );
-    expect(outcomes.map((o) => (o.inserted ? 'inserted' : `existing ${o.existing.name.value}`))).toEqual([
-      'inserted',
-      'existing Ivy',
-      'inserted',
-    ]);
+    expect(
+      outcomes.map((o) =>
+        o.inserted ? 'inserted' : 'existing' in o ? `existing ${o.existing.name.value}` : 'retired',
+      ),
+    ).toEqual(['inserted', 'existing Ivy', 'inserted']);
     expect(await plantRows(open().dataSource)).toEqual([
       { id: '2', name: 'Ivy', tag: null },
       { id: '3', name: 'Sage', tag: 'herb' },

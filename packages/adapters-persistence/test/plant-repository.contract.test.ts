@@ -3,6 +3,7 @@ import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '
 import {
   FixedClock,
   plantBatchRepositoryContract,
+  plantChangeRepositoryContract,
   plantReaderContract,
   plantRepositoryContract,
 } from '@plantstore/domain/testing';
@@ -29,6 +30,9 @@ describe.each(testEngines())('SqlPlantRepository holds to the plant port contrac
   });
   describe('PlantReader', () => {
     for (const check of plantReaderContract({ empty })) it(check.name, check.run);
+  });
+  describe('PlantChangeRepository', () => {
+    for (const check of plantChangeRepositoryContract({ empty })) it(check.name, check.run);
   });
 });
 

@@ -101,8 +101,8 @@ describe('ImportPlants', () => {
       [5, 'conflict', 'A plant with id 10 already exists with a different name or tag; choose another id.'],
       [6, 'invalid', 'The line is not valid JSON.'],
     ]);
-    expect(plants.stored('10')?.plant.name.value).toBe('Fern');
-    expect(plants.stored('2')?.plant.tag?.value).toBe('Araliaceae');
+    expect(plants.stored('10')?.plant?.name.value).toBe('Fern');
+    expect(plants.stored('2')?.plant?.tag?.value).toBe('Araliaceae');
     expect(plants.size).toBe(3);
   });
 

@@ -1,4 +1,4 @@
-import { JetStreamPlantCreatedPublisher } from '@plantstore/adapters-messaging';
+import { JetStreamPlantEventPublisher } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
 
@@ -22,11 +22,11 @@ const describeWithNats = natsPresent() ? describe : describe.skip;
  */
 describeWithNats('the JetStream publisher, on a nats-server of its own', () => {
   let nats: NatsProcess;
-  let publisher: JetStreamPlantCreatedPublisher;
+  let publisher: JetStreamPlantEventPublisher;
 
   beforeAll(async () => {
     nats = await startNatsProcess();
-    publisher = await JetStreamPlantCreatedPublisher.connect(nats.url);
+    publisher = await JetStreamPlantEventPublisher.connect(nats.url);
   });
   afterAll(async () => {
     await publisher?.close();

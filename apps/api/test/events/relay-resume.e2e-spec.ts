@@ -1,4 +1,4 @@
-import { DEFAULT_RELAY_OPTIONS, JetStreamPlantCreatedPublisher, OutboxRelay } from '@plantstore/adapters-messaging';
+import { DEFAULT_RELAY_OPTIONS, JetStreamPlantEventPublisher, OutboxRelay } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
 import { MemoryOutbox } from '../../../../packages/adapters-messaging/test/support/memory-outbox.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +46,7 @@ describeWithNats('the PlantCreated relay across a NATS outage', () => {
     const warnings: string[] = [];
     relay = new OutboxRelay(
       outbox,
-      () => JetStreamPlantCreatedPublisher.connect(nats.url),
+      () => JetStreamPlantEventPublisher.connect(nats.url),
       { warn: (message) => warnings.push(message), info: () => undefined },
       DEFAULT_RELAY_OPTIONS,
     );

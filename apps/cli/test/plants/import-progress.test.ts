@@ -5,7 +5,7 @@ function output(isTTY: boolean) {
   return { written, isTTY, write: (text: string) => written.push(text) };
 }
 
-const totals = (lines: number) => ({ lines, imported: lines, replayed: 0, conflicts: 0, invalid: 0 });
+const totals = (lines: number) => ({ lines, imported: lines, replayed: 0, conflicts: 0, retired: 0, invalid: 0 });
 
 describe('ImportProgress', () => {
   it('on a terminal, redraws one bar in place with percent, rate and ETA, at most ten times a second', () => {

@@ -13,6 +13,9 @@ export const ErrorCode = {
   MethodNotAllowed: 40501,
   RequestTimeout: 40801,
   PlantConflict: 40901,
+  PlantIdRetired: 40902,
+  PlantDeleted: 41001,
+  PreconditionFailed: 41201,
   PayloadTooLarge: 41301,
   UnsupportedMediaType: 41501,
   RateLimited: 42901,
@@ -45,7 +48,7 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   },
   {
     code: ErrorCode.InvalidParameter,
-    when: 'a path or query parameter is invalid, unknown or repeated (`GET /plants/{id}`, `GET /plants`); `message` names it and the rule',
+    when: 'a path or query parameter is invalid, unknown or repeated (`/plants/{id}`, `GET /plants`); `message` names it and the rule',
   },
   {
     code: ErrorCode.MissingToken,
@@ -54,16 +57,28 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   { code: ErrorCode.InvalidToken, when: 'token malformed, unknown, expired or revoked' },
   {
     code: ErrorCode.InsufficientScope,
-    when: 'token valid but lacks the scope (`plants:write` to create, `plants:read` to read or list)',
+    when: 'token valid but lacks the scope (`plants:write` to create, change or delete, `plants:read` to read or list)',
   },
   { code: ErrorCode.RouteNotFound, when: 'no such route' },
-  { code: ErrorCode.PlantNotFound, when: 'no plant with that id (`GET /plants/{id}`): "There is no plant with id N."' },
+  {
+    code: ErrorCode.PlantNotFound,
+    when: 'no plant with that id was ever created (`GET`, `PUT`, `DELETE /plants/{id}`): "There is no plant with id N."',
+  },
   {
     code: ErrorCode.MethodNotAllowed,
     when: 'the path exists, the method does not (`Allow` lists the methods); `CONNECT` (no proxy here: `Allow` is empty, the connection closes)',
   },
   { code: ErrorCode.RequestTimeout, when: 'the request did not fully arrive in time' },
   { code: ErrorCode.PlantConflict, when: 'the id exists with a different name or tag' },
+  {
+    code: ErrorCode.PlantIdRetired,
+    when: 'the id belonged to a plant that was deleted: ids are never used again, whatever the body (`POST /plants`)',
+  },
+  { code: ErrorCode.PlantDeleted, when: 'the plant with that id was deleted (`GET`, `PUT /plants/{id}`)' },
+  {
+    code: ErrorCode.PreconditionFailed,
+    when: '`If-Match` names no current representation of the plant (`PUT`, `DELETE /plants/{id}`); nothing changed',
+  },
   { code: ErrorCode.PayloadTooLarge, when: 'body larger than the limit (declared or streamed)' },
   {
     code: ErrorCode.UnsupportedMediaType,

@@ -1,6 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import {
   PlantConflictError,
+  PlantDeletedError,
+  PlantIdRetiredError,
   PlantNotFoundError,
   PlantQueryError,
   PlantValidationError,
@@ -35,6 +37,8 @@ export function failureOf(exception: unknown): Failure | undefined {
   if (exception instanceof PlantConflictError) return { code: ErrorCode.PlantConflict, message: exception.message };
   if (exception instanceof PlantQueryError) return { code: ErrorCode.InvalidParameter, message: exception.message };
   if (exception instanceof PlantNotFoundError) return { code: ErrorCode.PlantNotFound, message: exception.message };
+  if (exception instanceof PlantIdRetiredError) return { code: ErrorCode.PlantIdRetired, message: exception.message };
+  if (exception instanceof PlantDeletedError) return { code: ErrorCode.PlantDeleted, message: exception.message };
   if (exception instanceof StorageUnavailableError) return Failures.storeUnavailable;
   if (exception instanceof HttpException) {
     const known = BY_STATUS[exception.getStatus()];

@@ -46,8 +46,13 @@ export const Failures = {
   forbidden: { code: ErrorCode.InsufficientScope, message: 'This token may not perform this operation.' },
   routeNotFound: {
     code: ErrorCode.RouteNotFound,
-    message: 'No such route. The API serves POST /plants, GET /plants and GET /plants/{id}.',
+    message: 'No such route. The API serves POST and GET /plants, and GET, PUT and DELETE /plants/{id}.',
   },
+  // RFC 9110 §13.1.1: If-Match names representations; none of those named is the plant's now.
+  preconditionFailed: (id: string): Failure => ({
+    code: ErrorCode.PreconditionFailed,
+    message: `The plant with id ${id} is no longer the one If-Match names; read it again (its ETag), then decide.`,
+  }),
   unknownQueryParameter: (name: string, known: readonly string[]): Failure => ({
     code: ErrorCode.InvalidParameter,
     message: `The request parameters are invalid: ${name} is not a query parameter of this operation (known: ${known.join(', ')}).`,

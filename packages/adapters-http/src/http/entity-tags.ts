@@ -17,3 +17,20 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .includes(etag);
 }
+
+// RFC 9110 §8.8.3: an entity tag is an optional W/ and a quoted string of etagc characters.
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/**
+ * `If-Match` (RFC 9110 §13.1.1) as a test of the current entity tag: absent, no condition;
+ * `*`, any current representation; else a list of entity tags, compared strongly, so a weak
+ * tag (`W/"…"`), or a list that does not parse, matches nothing.
+ */
+export function ifMatchCondition(header: string | undefined): ((etag: string) => boolean) | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return () => true;
+  const tags = header.split(',').map((tag) => tag.trim());
+  if (!tags.every((tag) => ENTITY_TAG.test(tag))) return () => false;
+  const strong = new Set(tags.filter((tag) => !tag.startsWith('W/')));
+  return (etag) => strong.has(etag);
+}

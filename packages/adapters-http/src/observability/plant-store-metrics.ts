@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LimiterStorage } from '../ports/limiter-storage.js';
-import type { AuthFailureReason, HttpEvents, PlantOutcome } from '../ports/http-events.js';
+import type { AuthFailureReason, HttpEvents, PlantChangeOutcome, PlantOutcome } from '../ports/http-events.js';
 import type { OutboxBacklog, OutboxRelayCounts, OutboxStatus } from '../ports/outbox-status.js';
 
 /**
@@ -20,8 +20,15 @@ export class PlantStoreMetrics implements HttpEvents {
 
   private readonly plants = new Counter({
     name: 'plantstore_plants_total',
-    help: 'Create requests that succeeded or conflicted, by outcome (created, replayed, conflict).',
+    help: 'Create requests that reached the store, by outcome (created, replayed, conflict, retired).',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly changes = new Counter({
+    name: 'plantstore_plant_changes_total',
+    help: 'Changes (PUT, operation replace) and deletions (DELETE, operation remove) that reached the store, by outcome.',
+    labelNames: ['operation', 'outcome'] as const,
     registers: [this.registry],
   });
 
@@ -148,6 +155,10 @@ export class PlantStoreMetrics implements HttpEvents {
 
   plantOutcome(outcome: PlantOutcome): void {
     this.plants.inc({ outcome });
+  }
+
+  plantChanged({ operation, outcome }: PlantChangeOutcome): void {
+    this.changes.inc({ operation, outcome });
   }
 
   authFailure(reason: AuthFailureReason): void {

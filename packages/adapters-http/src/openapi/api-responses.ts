@@ -37,23 +37,49 @@ const INVALID_LIMIT: Failure = {
     'The request parameters are invalid: limit must be a whole number from 1 to 1000 in canonical decimal form (no sign, no leading zero).',
 };
 
-/** The answers of the reads that differ from the create's: their 400 is a parameter, their 403 the read scope. */
+const NO_SUCH_PLANT: DocumentedFailure = {
+  description: 'No plant was ever created with this id (40402).',
+  example: { code: ErrorCode.PlantNotFound, message: 'There is no plant with id 42.' },
+};
+const PLANT_DELETED: DocumentedFailure = {
+  description: 'The plant with this id was deleted (41001); its id is never used again.',
+  example: { code: ErrorCode.PlantDeleted, message: 'The plant with id 42 was deleted.' },
+};
+const STALE_IF_MATCH: DocumentedFailure = {
+  description: '`If-Match` names no current representation of the plant (41201); nothing changed.',
+  example: Failures.preconditionFailed('42'),
+};
+const ID_OR_FIELDS: DocumentedFailure = {
+  description:
+    'Malformed request, an id not in canonical int64 form (40004), or a body that is not valid JSON, not an object or has invalid fields (40000-40003).',
+  example: INVALID_ID,
+};
+
+/** The answers of the operations on one plant and of the list that differ from the create's. */
 const READ_FAILURES = {
   get: {
     400: {
       description: 'Malformed request, or an id not in canonical int64 form (40000, 40004).',
       example: INVALID_ID,
     },
-    404: {
-      description: 'No plant has this id (40402).',
-      example: { code: ErrorCode.PlantNotFound, message: 'There is no plant with id 42.' },
-    },
+    404: NO_SUCH_PLANT,
+    410: PLANT_DELETED,
   },
   list: {
     400: {
       description: 'Malformed request, or a query parameter unknown, repeated or invalid (40000, 40004).',
       example: INVALID_LIMIT,
     },
+  },
+} as const satisfies Record<string, Partial<Record<number, DocumentedFailure>>>;
+
+/** The failures of PUT and DELETE /plants/{id}, in the statuses they add to or change from the create's. */
+const CHANGE_FAILURES = {
+  replace: { 400: ID_OR_FIELDS, 404: NO_SUCH_PLANT, 410: PLANT_DELETED, 412: STALE_IF_MATCH },
+  remove: {
+    400: { ...ID_OR_FIELDS, description: 'Malformed request, or an id not in canonical int64 form (40000, 40004).' },
+    404: NO_SUCH_PLANT,
+    412: STALE_IF_MATCH,
   },
 } as const satisfies Record<string, Partial<Record<number, DocumentedFailure>>>;
 
@@ -69,7 +95,8 @@ const FAILURES = {
     headers: WWW_AUTHENTICATE,
   },
   403: {
-    description: 'The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read.',
+    description:
+      'The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read.',
     example: Failures.insufficientScope('plants:write'),
     headers: WWW_AUTHENTICATE,
   },
@@ -80,7 +107,8 @@ const FAILURES = {
   },
   408: { description: 'The request took too long to arrive (40801).', example: Failures.requestTimeout },
   409: {
-    description: 'The id exists with a different name or tag (40901).',
+    description:
+      'The id exists with a different name or tag (40901), or belonged to a plant that was deleted: ids are never used again (40902).',
     example: {
       code: 40901,
       message: 'A plant with id 1 already exists with a different name or tag; choose another id.',
@@ -119,7 +147,30 @@ export function ApiFailures(...statuses: FailureStatus[]): MethodDecorator & Cla
 /** The failures of GET /plants/{id} (`get`) or GET /plants (`list`): routing aside, as the create's order has them. */
 export function ApiReadFailures(operation: keyof typeof READ_FAILURES): MethodDecorator & ClassDecorator {
   const own: Partial<Record<number, DocumentedFailure>> = READ_FAILURES[operation];
-  const statuses = [400, 401, 403, ...(operation === 'get' ? [404] : []), 408, 429, 431, 500, 503] as const;
+  const statuses = [
+    400,
+    401,
+    403,
+    ...(operation === 'get' ? [404] : []),
+    408,
+    ...(operation === 'get' ? [410] : []),
+    429,
+    431,
+    500,
+    503,
+  ] as const;
+  return documentFailures(
+    statuses.map((status) => [status, own[status] ?? FAILURES[status as FailureStatus]] as const),
+  );
+}
+
+/** The failures of PUT (`replace`) or DELETE (`remove`) /plants/{id}, in the order of checks. */
+export function ApiChangeFailures(operation: keyof typeof CHANGE_FAILURES): MethodDecorator & ClassDecorator {
+  const own: Partial<Record<number, DocumentedFailure>> = CHANGE_FAILURES[operation];
+  const statuses =
+    operation === 'replace'
+      ? ([400, 401, 403, 404, 408, 410, 412, 413, 415, 429, 431, 500, 501, 503] as const)
+      : ([400, 401, 403, 404, 408, 412, 429, 431, 500, 503] as const);
   return documentFailures(
     statuses.map((status) => [status, own[status] ?? FAILURES[status as FailureStatus]] as const),
   );

@@ -73,6 +73,27 @@ export class NewPlantSchema {
   readonly tag?: string;
 }
 
+@ApiSchema({
+  name: 'PlantReplacement',
+  description: 'A plant’s new name and tag (PUT): without `tag` the plant has none; an `id` must be the path’s.',
+})
+export class PlantReplacementSchema {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    required: false,
+    description: 'Optional: when sent, it must denote the id in the path (a plant cannot move to another id).',
+    example: 1,
+  })
+  readonly id?: number;
+
+  @ApiProperty(NAME)
+  readonly name!: string;
+
+  @ApiProperty({ ...TAG, required: false })
+  readonly tag?: string;
+}
+
 @ApiSchema({ name: 'Error', description: 'The body of every non-2xx response.' })
 export class ErrorSchema {
   @ApiProperty({

@@ -29,7 +29,9 @@ export interface RequestPipelineParts {
  *    app's one global guard.
  * 3–7. Codings and media type, size, JSON syntax, JSON shape, field rules: the body is read
  *    only here, after the guards, by the pipes of the route's body parameter
- *    (plants/new-plant-body.decorator.ts: JsonBodyPipe, then NewPlantPipe). Fastify's own
+ *    (plants/plant-body.decorator.ts: JsonBodyPipe, then NewPlantPipe; for PUT,
+ *    PlantReplacementPipe checks the path's id first, then reads the body the same way). The
+ *    path id of GET and DELETE is checked by PlantIdPipe, after the guards too. Fastify's own
  *    body parsing is switched off so that it cannot answer before the guards.
  * 8. The store: the handler; its expected outcomes and failures leave through the ErrorFilter.
  *

@@ -1,4 +1,11 @@
-import type { Clock, PlantReader, PlantRepository, TokenRepository, TokenSecrets } from '@plantstore/domain';
+import type {
+  Clock,
+  PlantChangeRepository,
+  PlantReader,
+  PlantRepository,
+  TokenRepository,
+  TokenSecrets,
+} from '@plantstore/domain';
 import type { LimiterStorage } from './limiter-storage.js';
 import type { OutboxStatus } from './outbox-status.js';
 
@@ -7,6 +14,8 @@ export const HTTP_OPTIONS = Symbol('HttpOptions');
 export const CREATE_PLANT = Symbol('CreatePlant');
 export const GET_PLANT = Symbol('GetPlant');
 export const LIST_PLANTS = Symbol('ListPlants');
+export const CHANGE_PLANT = Symbol('ChangePlant');
+export const REMOVE_PLANT = Symbol('RemovePlant');
 export const AUTHENTICATE_TOKEN = Symbol('AuthenticateToken');
 
 /** Answers when the store can serve requests; rejects when it cannot. */
@@ -16,8 +25,8 @@ export interface ReadinessProbe {
 
 /** What an app hands the HTTP adapter (PlantStoreHttpModule.forRootAsync): the ports it serves, and its limits. */
 export interface HttpOptions {
-  /** Where plants are created and read. */
-  readonly plants: PlantRepository & PlantReader;
+  /** Where plants are created, read, changed and deleted. */
+  readonly plants: PlantRepository & PlantReader & PlantChangeRepository;
   readonly tokens: TokenRepository;
   /** How the tokens' secrets are kept: the hash a presented token is looked up by. */
   readonly tokenSecrets: TokenSecrets;

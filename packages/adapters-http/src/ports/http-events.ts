@@ -8,7 +8,18 @@ import type { AuthenticationFailure } from '@plantstore/domain';
 export type AuthFailureReason = AuthenticationFailure | 'missing' | 'insufficient_scope' | 'throttled';
 
 /** What became of a create that reached the store. */
-export type PlantOutcome = 'created' | 'replayed' | 'conflict';
+export type PlantOutcome = 'created' | 'replayed' | 'conflict' | 'retired';
+
+/** What became of a change (PUT) or a deletion (DELETE) of a plant that reached the store. */
+export type PlantChangeOutcome =
+  | {
+      readonly operation: 'replace';
+      readonly outcome: 'changed' | 'unchanged' | 'precondition-failed' | 'not-found' | 'deleted';
+    }
+  | {
+      readonly operation: 'remove';
+      readonly outcome: 'removed' | 'already-removed' | 'precondition-failed' | 'not-found';
+    };
 
 /**
  * What happened to a request, told by the part of the pipeline that saw it: the guards, the
@@ -19,6 +30,7 @@ export type PlantOutcome = 'created' | 'replayed' | 'conflict';
 export interface HttpEvents {
   requestCompleted(method: string, route: string, status: number, seconds: number): void;
   plantOutcome(outcome: PlantOutcome): void;
+  plantChanged(change: PlantChangeOutcome): void;
   authFailure(reason: AuthFailureReason): void;
   /** A 503 because the store could not answer. */
   databaseUnavailable(): void;

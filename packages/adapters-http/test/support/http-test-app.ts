@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { IssueToken, type PlantReader, type PlantRepository, type Scope } from '@plantstore/domain';
+import {
+  IssueToken,
+  type PlantChangeRepository,
+  type PlantReader,
+  type PlantRepository,
+  type Scope,
+} from '@plantstore/domain';
 import {
   DeterministicTokenSecrets,
   FixedClock,
@@ -33,7 +39,7 @@ export const TEST_HTTP_LIMITS: HttpLimits = {
 
 export interface HttpTestApp {
   readonly app: NestFastifyApplication;
-  readonly plants: PlantRepository & PlantReader;
+  readonly plants: PlantRepository & PlantReader & PlantChangeRepository;
   /** Issues a token with these scopes and returns its plaintext, for the Authorization header. */
   token(scopes: readonly Scope[]): Promise<string>;
 }
@@ -41,7 +47,7 @@ export interface HttpTestApp {
 export interface HttpTestAppOptions {
   readonly http?: Partial<HttpLimits>;
   /** The store behind the use cases; the domain's in-memory repository by default. */
-  readonly plants?: PlantRepository & PlantReader;
+  readonly plants?: PlantRepository & PlantReader & PlantChangeRepository;
   /** Modules the composition root adds beside the adapter's own (the web page). */
   readonly modules?: readonly DynamicModule[];
 }

@@ -1,8 +1,8 @@
-import type { PlantCreatedSource } from '@plantstore/adapters-messaging';
+import type { PlantEventSource } from '@plantstore/adapters-messaging';
 import type { PlantCreated } from '@plantstore/domain';
 
 /** An outbox in memory: forgets a batch only when `publish` resolved, as the SQL one does. */
-export class MemoryOutbox implements PlantCreatedSource {
+export class MemoryOutbox implements PlantEventSource {
   constructor(readonly pending: PlantCreated[] = []) {}
 
   async relay(limit: number, publish: (events: readonly PlantCreated[]) => Promise<void>): Promise<number> {

@@ -9,10 +9,15 @@ import { COLUMN_TYPES } from './column-types.js';
  */
 export interface PlantRow {
   id: string;
-  name: string;
+  /** Null once the plant is deleted: its row is then its tombstone. */
+  name: string | null;
   tag: string | null;
   createdByTokenId: string | null;
   createdAt: Date | string;
+  version: number;
+  changedAt: Date | string | null;
+  deletedAt: Date | string | null;
+  deletedByTokenId: string | null;
 }
 
 function plantSchema(engine: Engine): EntitySchema<PlantRow> {
@@ -21,10 +26,14 @@ function plantSchema(engine: Engine): EntitySchema<PlantRow> {
     tableName: 'plant',
     columns: {
       id: { type: COLUMN_TYPES[engine].plantId, primary: true },
-      name: { type: 'text' },
+      name: { type: 'text', nullable: true },
       tag: { type: 'text', nullable: true },
       createdByTokenId: { name: 'created_by_token_id', type: 'varchar', length: 64, nullable: true },
       createdAt: { name: 'created_at', type: COLUMN_TYPES[engine].instant },
+      version: { type: 'integer', default: 1 },
+      changedAt: { name: 'changed_at', type: COLUMN_TYPES[engine].instant, nullable: true },
+      deletedAt: { name: 'deleted_at', type: COLUMN_TYPES[engine].instant, nullable: true },
+      deletedByTokenId: { name: 'deleted_by_token_id', type: 'varchar', length: 64, nullable: true },
     },
   });
 }

@@ -20,8 +20,11 @@ export interface ChangePlantCommand {
  * `not-found`: no plant ever had the id (a change never creates). `deleted`: it was deleted.
  */
 export type ChangePlantResult =
-  | { readonly outcome: 'changed' | 'unchanged' | 'precondition-failed'; readonly plant: Plant }
-  | { readonly outcome: 'not-found' | 'deleted'; readonly plant: undefined };
+  | { readonly outcome: 'changed'; readonly plant: Plant }
+  | { readonly outcome: 'unchanged'; readonly plant: Plant }
+  | { readonly outcome: 'precondition-failed'; readonly plant: Plant }
+  | { readonly outcome: 'not-found'; readonly plant: undefined }
+  | { readonly outcome: 'deleted'; readonly plant: undefined };
 
 /**
  * How many times a change is decided again after losing a race to another writer of the same

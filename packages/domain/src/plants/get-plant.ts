@@ -6,7 +6,8 @@ import type { Plant } from './plant.js';
 /** `found` with the stored plant; `not-found`: no plant has the id; `deleted`: the plant that had it was deleted. */
 export type GetPlantResult =
   | { readonly outcome: 'found'; readonly plant: Plant }
-  | { readonly outcome: 'not-found' | 'deleted'; readonly id: PlantId };
+  | { readonly outcome: 'not-found'; readonly id: PlantId }
+  | { readonly outcome: 'deleted'; readonly id: PlantId };
 
 /** Reads one plant by its id. */
 export class GetPlant {

@@ -21,7 +21,9 @@ export interface RemovePlantCommand {
  * `not-found`: no plant ever had the id.
  */
 export type RemovePlantResult =
-  | { readonly outcome: 'removed' | 'already-removed' | 'not-found'; readonly plant: undefined }
+  | { readonly outcome: 'removed'; readonly plant: undefined }
+  | { readonly outcome: 'already-removed'; readonly plant: undefined }
+  | { readonly outcome: 'not-found'; readonly plant: undefined }
   | { readonly outcome: 'precondition-failed'; readonly plant: Plant };
 
 /** Deletes a plant, as DELETE does: it leaves a tombstone, so its id is never used again. */

@@ -1,4 +1,9 @@
-import type { PlantChangeRepository, PlantRetirement, PlantState } from '../plants/plant-change-repository.js';
+import type {
+  PlantChangeRepository,
+  PlantRetirement,
+  PlantRevision,
+  PlantState,
+} from '../plants/plant-change-repository.js';
 import type { PlantId } from '../plants/plant-id.js';
 import type {
   InsertOutcome,
@@ -76,7 +81,7 @@ export class InMemoryPlantRepository
     return { live: false, id, version: row.version, retiredAt: row.retirement!.retiredAt };
   }
 
-  async replace(plant: Plant, expectedVersion: number): Promise<boolean> {
+  async replace(plant: Plant, expectedVersion: number, _revision?: PlantRevision): Promise<boolean> {
     this.failIfOffline();
     const key = plant.id.toString();
     const row = this.rows.get(key);

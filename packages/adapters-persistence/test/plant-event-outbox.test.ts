@@ -1,5 +1,5 @@
 import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, type NewPlantInput, type PlantCreated } from '@plantstore/domain';
+import { Plant, type NewPlantInput, type PlantEvent } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from './engines.js';
 import { clearStore, plantRows } from './support/rows.js';
@@ -18,10 +18,16 @@ function plant(input: NewPlantInput): Plant {
 }
 
 /** Every event the outbox holds, drained through `relay` into a list. */
-async function drain(outbox: SqlPlantEventOutbox): Promise<PlantCreated[]> {
-  const published: PlantCreated[] = [];
+async function drain(outbox: SqlPlantEventOutbox): Promise<PlantEvent[]> {
+  const published: PlantEvent[] = [];
   while ((await outbox.relay(100, (events) => Promise.resolve(void published.push(...events)))) > 0);
   return published;
+}
+
+/** The name an event carries: a deletion's none. */
+function nameOf(event: PlantEvent): string | undefined {
+  const json = event.toJSON();
+  return 'name' in json ? json.name : undefined;
 }
 
 /** Makes the outbox refuse events of plants named `name`, as a full disk or a bug would. */
@@ -43,7 +49,7 @@ async function allowEvents(dataSource: DataSource): Promise<void> {
   await dataSource.query(`DROP TRIGGER IF EXISTS refuse_event${postgres ? ' ON plant_outbox' : ''}`);
 }
 
-describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
+describe.each(testEngines())('the plant events outbox on $name', (engine) => {
   const open = useFreshStore(engine);
   let plants: SqlPlantRepository;
   let outbox: SqlPlantEventOutbox;
@@ -64,11 +70,16 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
       plants.insertIfAbsent(plant({ id: '-5', name: 'Fern' }), provenance),
     ]);
     const events = await drain(outbox);
-    expect(events.map((event) => event.toJSON()).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+    expect(
+      events
+        .map((event) => event.toJSON())
+        .sort((a, b) => ('name' in a ? a.name : '').localeCompare('name' in b ? b.name : '')),
+    ).toEqual([
       {
         type: 'PlantCreated',
         eventId: anEventId,
         plantId: '-5',
+        version: 1,
         name: 'Fern',
         createdAt: provenance.createdAt.toISOString(),
       },
@@ -76,12 +87,47 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
         type: 'PlantCreated',
         eventId: anEventId,
         plantId: '9223372036854775807',
+        version: 1,
         name: 'Monstera',
         tag: 'Araceae',
         createdAt: provenance.createdAt.toISOString(),
       },
     ]);
     expect(new Set(events.map((event) => event.eventId)).size).toBe(2);
+  });
+
+  it('holds one event per committed change, each with the version it made, and none for a write that lost', async () => {
+    const fern = plant({ id: '9007199254740993', name: 'Fern', tag: 'shade' });
+    await plants.insertIfAbsent(fern, provenance);
+    const changedAt = new Date('2026-11-23T12:00:00.000Z');
+    const deletedAt = new Date('2026-11-24T12:00:00.000Z');
+    await Promise.all([
+      plants.replace(plant({ id: '9007199254740993', name: 'Boston fern' }), 1, { changedAt }),
+      // The same version again: this write loses, and makes no event.
+      plants.replace(plant({ id: '9007199254740993', name: 'Lost' }), 1, { changedAt }),
+    ]);
+    await plants.retire(fern.id, 2, { retiredAt: deletedAt, retiredByTokenId: undefined });
+    await plants.retire(fern.id, 3, { retiredAt: deletedAt, retiredByTokenId: undefined });
+    const events = (await drain(outbox)).map((event) => event.toJSON());
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'PlantCreated', plantId: '9007199254740993', version: 1, name: 'Fern' }),
+      {
+        type: 'PlantUpdated',
+        eventId: anEventId,
+        plantId: '9007199254740993',
+        version: 2,
+        name: 'Boston fern',
+        updatedAt: changedAt.toISOString(),
+      },
+      {
+        type: 'PlantDeleted',
+        eventId: anEventId,
+        plantId: '9007199254740993',
+        version: 3,
+        deletedAt: deletedAt.toISOString(),
+      },
+    ]);
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(3);
   });
 
   it('writes the events of an import batch with its plants, only for the rows inserted', async () => {
@@ -110,7 +156,7 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
       plants.insertIfAbsent(plant({ id: '2', name: 'kept' }), provenance),
     ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
-    expect((await drain(outbox)).map((event) => event.plant.name.value)).toEqual(['kept']);
+    expect((await drain(outbox)).map((event) => nameOf(event))).toEqual(['kept']);
   });
 
   it('keeps the events whose publication failed, and deletes them once a publication succeeds', async () => {
@@ -138,13 +184,13 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
       );
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      let firstClaimed: readonly PlantCreated[] = [];
+      let firstClaimed: readonly PlantEvent[] = [];
       const first = outbox.relay(3, async (events) => {
         firstClaimed = events;
         await held;
       });
       while (firstClaimed.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      const second: PlantCreated[] = [];
+      const second: PlantEvent[] = [];
       await outbox.relay(10, (events) => Promise.resolve(void second.push(...events)));
       release();
       await first;
@@ -155,7 +201,7 @@ describe.each(testEngines())('the PlantCreated outbox on $name', (engine) => {
   }
 });
 
-describe.each(testEngines())('the PlantCreated events switch on $name', (engine) => {
+describe.each(testEngines())('the plant events switch on $name', (engine) => {
   const open = useFreshStore(engine);
   let plants: SqlPlantRepository;
   let outbox: SqlPlantEventOutbox;
@@ -165,6 +211,13 @@ describe.each(testEngines())('the PlantCreated events switch on $name', (engine)
     plants = new SqlPlantRepository(open().dataSource);
     outbox = new SqlPlantEventOutbox(open().dataSource);
     await outbox.disableEvents();
+  });
+
+  it('keeps no event of a change or a deletion while events are off', async () => {
+    await plants.insertIfAbsent(plant({ id: '1', name: 'Quiet' }), provenance);
+    await plants.replace(plant({ id: '1', name: 'Still quiet' }), 1, { changedAt: new Date() });
+    await plants.retire(plant({ id: '1', name: 'x' }).id, 2, { retiredAt: new Date(), retiredByTokenId: undefined });
+    expect((await outbox.backlog()).events).toBe(0);
   });
 
   it('keeps no event while events are off (a new store), so the outbox never grows unread', async () => {
@@ -189,7 +242,7 @@ describe.each(testEngines())('the PlantCreated events switch on $name', (engine)
     expect(await outbox.enableEvents()).toEqual({ changed: true, plants: 1 });
     expect(await outbox.enableEvents()).toEqual({ changed: false, plants: 0 });
     await plants.insertIfAbsent(plant({ id: '2', name: 'After' }), provenance);
-    expect((await drain(outbox)).map((event) => event.toJSON().name)).toEqual(['After']);
+    expect((await drain(outbox)).map((event) => nameOf(event))).toEqual(['After']);
   });
 
   it('once off again, discards the events not yet published and stores no more', async () => {
@@ -203,6 +256,8 @@ describe.each(testEngines())('the PlantCreated events switch on $name', (engine)
 
   it('stays on for a store that already held plants when the switch arrived (as before it)', async () => {
     const { dataSource } = open();
+    // Back to before the switch: the versions migration, then the switch's.
+    await dataSource.undoLastMigration();
     await dataSource.undoLastMigration();
     try {
       await plants.insertIfAbsent(plant({ id: '7', name: 'Old' }), provenance);
@@ -211,6 +266,6 @@ describe.each(testEngines())('the PlantCreated events switch on $name', (engine)
     }
     expect(await outbox.eventsEnabled()).toBe(true);
     await plants.insertIfAbsent(plant({ id: '8', name: 'New' }), provenance);
-    expect((await drain(outbox)).map((event) => event.toJSON().name)).toEqual(['Old', 'New']);
+    expect((await drain(outbox)).map((event) => nameOf(event))).toEqual(['Old', 'New']);
   });
 });

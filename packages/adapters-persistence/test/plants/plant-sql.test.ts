@@ -1,8 +1,9 @@
 import { PlantId } from '@plantstore/domain';
-import { plantSqlFor, type NewPlantRow } from '../src/plant-sql.js';
-import { testEngines } from './engines.js';
-import { clearStore } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { plantSqlFor, type NewPlantRow } from '../../src/plants/plant-sql.js';
+import { SqlRunner, type Statement } from '../../src/sql-runner.js';
+import { testEngines } from '../engines.js';
+import { clearStore } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 const EXTREMES = ['-9223372036854775808', '9007199254740993', '9223372036854775807'];
 
@@ -45,8 +46,9 @@ describe('plant SQL inserts', () => {
 describe.each(testEngines())('plant SQL on $name', (engine) => {
   const open = useFreshStore(engine);
   const sql = plantSqlFor(engine.name);
-  const run = (statement: { sql: string; parameters: unknown[] }) =>
-    open().dataSource.query(statement.sql, statement.parameters);
+  // Through the runner the repository uses: PostgreSQL's UPDATE answers come back as rows too.
+  const run = <Row = unknown>(statement: Statement): Promise<Row[]> =>
+    new SqlRunner(open().dataSource).run<Row>(statement);
 
   beforeEach(() => clearStore(open().dataSource));
 
@@ -58,10 +60,50 @@ describe.each(testEngines())('plant SQL on $name', (engine) => {
       sql.selectByIds(EXTREMES.map((id) => PlantId.fromStored(id))),
     );
     expect(stored.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))).toEqual([
-      { id: EXTREMES[1], name: 'first', tag: null },
-      { id: EXTREMES[0], name: 'second', tag: null },
-      { id: EXTREMES[2], name: 'second', tag: null },
+      { id: EXTREMES[1], name: 'first', tag: null, version: 1, deleted_at: null },
+      { id: EXTREMES[0], name: 'second', tag: null, version: 1, deleted_at: null },
+      { id: EXTREMES[2], name: 'second', tag: null, version: 1, deleted_at: null },
     ]);
+  });
+
+  it('changes only the plants live at the version each change expects, answering those as exact decimal text', async () => {
+    await run(sql.insertIfAbsent(EXTREMES.map((id) => row(id, 'first'))));
+    const change = (id: string, expectedVersion: number, name: string | null, deletedAt: string | null = null) => ({
+      id: PlantId.fromStored(id),
+      expectedVersion,
+      name,
+      tag: null,
+      changedAt: '2026-11-25T12:00:00.000Z',
+      deletedAt,
+      deletedByTokenId: null,
+    });
+    const [first, second, third] = EXTREMES as [string, string, string];
+    const written: Array<{ id: string }> = await run(
+      sql.changeIfCurrent([
+        change(first, 1, 'renamed'),
+        change(second, 2, 'stale'),
+        change(third, 1, null, '2026-11-25T12:00:00.000Z'),
+      ]),
+    );
+    expect(written.map((r) => r.id).sort()).toEqual([first, third].sort());
+    const stored: Array<{ id: string; name: string | null; version: number; deleted_at: unknown }> = await run(
+      sql.selectByIds(EXTREMES.map((id) => PlantId.fromStored(id))),
+    );
+    expect(
+      stored
+        .map(({ id, name, version, deleted_at }) => ({ id, name, version, deleted: deleted_at !== null }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(
+      [
+        { id: first, name: 'renamed', version: 2, deleted: false },
+        { id: second, name: 'first', version: 1, deleted: false },
+        { id: third, name: null, version: 2, deleted: true },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    // A tombstone is changed by nothing, and listed nowhere.
+    expect(await run(sql.changeIfCurrent([change(third, 2, 'back')]))).toEqual([]);
+    const page: Array<{ id: string }> = await run(sql.selectPage(undefined, 10));
+    expect(page.map((r) => r.id).sort()).toEqual([first, second].sort());
   });
 
   it('pages in integer order of the ids, not in the order of their text', async () => {

@@ -20,6 +20,7 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-http/package.json packages/adapters-http/
 COPY packages/adapters-persistence/package.json packages/adapters-persistence/
 COPY packages/adapters-messaging/package.json packages/adapters-messaging/
+COPY packages/adapters-redis/package.json packages/adapters-redis/
 COPY packages/json-reader/package.json packages/json-reader/
 COPY packages/client/package.json packages/client/
 COPY apps/api/package.json apps/api/

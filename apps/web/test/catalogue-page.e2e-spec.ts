@@ -290,7 +290,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     await page.locator('dd.name').waitFor();
     expect(await heading()).toBe(`Plant ${offered}`);
     expect(await page.locator('#status').innerText()).toBe(`Plant ${offered} was added.`);
-    expect(await api.getPlant(offered)).toEqual({ name: 'Sword fern', tag: 'fern' });
+    expect((await api.getPlant(offered)).plant).toEqual({ name: 'Sword fern', tag: 'fern' });
     expect(requests.filter((request) => request.method === 'POST').map((request) => request.authorization)).toEqual([
       `Bearer ${writer}`,
     ]);

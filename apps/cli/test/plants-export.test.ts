@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from '@plantstore/adapters-persistence';
 import { testEngines, type TestStore } from '../../../packages/adapters-persistence/test/engines.js';
 import { lastLine, plantstore } from './support/cli-process.js';
+import { retire } from './support/retire.js';
 
 // Content that trips up exports: int64 extremes and 2^53 + 1, CSV's and JSON's special characters, astral text.
 const PLANTS = [
@@ -84,6 +85,20 @@ describe.each(testEngines())('plantstore plants export on $name', (engine) => {
     const imported = cli(1, ['plants', 'import', `out.${format}`, '--json']);
     expect(JSON.parse(lastLine(imported.stdout))).toMatchObject({ imported: PLANTS.length, invalid: 0, conflicts: 0 });
     expect(cli(1, ['plants', 'export']).stdout).toBe(cli(0, ['plants', 'export']).stdout);
+  });
+
+  it('never writes a deleted plant, and an import of the file it wrote leaves the store as it was', async () => {
+    seed();
+    const deleted = PLANTS[0]!;
+    await retire(dataSources[0]!, deleted.id);
+    const run = cli(0, ['plants', 'export']);
+    expect(run.stdout).toBe(ndjson(ascending.filter((plant) => plant.id !== deleted.id)));
+    expect(run.stderr).toBe(`Exported ${PLANTS.length - 1} plants.\n`);
+    writeFileSync(join(dir, 'again.ndjson'), run.stdout);
+    expect(JSON.parse(lastLine(cli(0, ['plants', 'import', 'again.ndjson', '--json']).stdout))).toMatchObject({
+      imported: 0,
+      unchanged: PLANTS.length - 1,
+    });
   });
 
   it('pages through more plants than one page, in order', () => {

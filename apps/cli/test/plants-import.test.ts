@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from '@plantstore/adapters-persistence';
 import { testEngines, type TestStore } from '../../../packages/adapters-persistence/test/engines.js';
 import { lastLine, plantstore, startPlantstore, type Run } from './support/cli-process.js';
+import { retire } from './support/retire.js';
 
 interface Summary {
   imported: number;
@@ -17,7 +18,7 @@ interface Summary {
 
 interface Row {
   id: string;
-  name: string;
+  name: string | null;
   tag: string | null;
 }
 
@@ -122,7 +123,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
   it('changes nothing when the same import runs again, and says so', async () => {
     file('plants.ndjson', ['{"id":1,"name":"a"}', '{"id":2,"name":"b","tag":"t"}', '{"id":3,"name":"c"}'].join('\n'));
     expect(run(['plants', 'import', 'plants.ndjson']).stdout).toContain(
-      'Imported 3 plants; 0 unchanged, 0 conflicts, 0 invalid.',
+      'Imported 3 plants; 0 unchanged, 0 conflicts, 0 retired, 0 invalid.',
     );
     const before = await rows();
 
@@ -130,6 +131,25 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('Nothing to import: all 3 plants were already stored.');
     expect(await rows()).toEqual(before);
+  });
+
+  describe('ids of deleted plants', () => {
+    it('rejects a line whose id was retired, whatever its content, with its line and reason, and imports the rest', async () => {
+      file('first.ndjson', '{"id": 5, "name": "Fern"}\n');
+      expect(run(['plants', 'import', 'first.ndjson']).status).toBe(0);
+      await retire(dataSource, '5');
+      file('again.ndjson', '{"id": 5, "name": "Fern"}\n{"id": 6, "name": "Aloe"}\n');
+      const result = run(['plants', 'import', 'again.ndjson', '--json']);
+      expect(result.status).toBe(1);
+      expect(summaryOf(result)).toMatchObject({ imported: 1, unchanged: 0, conflicts: 0, retired: 1, invalid: 0 });
+      expect(stderrLines(result)).toEqual([
+        'line 1: The id 5 belonged to a plant that was deleted, and ids are never used again; choose another id.',
+      ]);
+      expect((await rows()).map((row) => [row.id, row.name])).toEqual([
+        ['5', null],
+        ['6', 'Aloe'],
+      ]);
+    });
   });
 
   describe('CSV', () => {
@@ -287,7 +307,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
 
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
-      /^Imported 1 plant; 0 unchanged, 0 conflicts, 1 invalid\.\n2 lines in \d+\.\d\d s \([\d,]+ lines\/s\)\.\n$/,
+      /^Imported 1 plant; 0 unchanged, 0 conflicts, 0 retired, 1 invalid\.\n2 lines in \d+\.\d\d s \([\d,]+ lines\/s\)\.\n$/,
     );
     expect(stderrLines(result)).toEqual([expect.stringMatching(/^line 2: The line is not valid JSON/)]);
   });

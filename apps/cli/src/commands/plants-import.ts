@@ -38,9 +38,10 @@ export const plantsImport: Command = {
     'id,name,tag (tag optional), then one plant per record; an empty cell is an absent field.',
     '',
     'Each line is checked like a POST /plants: a new id is imported; an id already stored with',
-    'the same name and tag is unchanged; with other content it is a conflict. Invalid lines and',
-    'conflicts are reported on stderr with their line number and the message the API would give,',
-    'and never hold back the valid lines. Re-running an import changes nothing.',
+    'the same name and tag is unchanged; with other content it is a conflict; an id of a deleted',
+    'plant is retired (never used again). Invalid, conflicting and retired lines are reported on',
+    'stderr with their line number and the message the API would give, and never hold back the',
+    'valid lines. Re-running an import changes nothing.',
     '',
     'Plants are written in batches, one transaction each. Ctrl-C stops after the current batch;',
     'a killed import leaves whole batches. Either way, running the same command again completes it.',
@@ -117,7 +118,7 @@ export const plantsImport: Command = {
       const lines = result.interrupted ? lineCount.through(result.lines) : lineCount.read;
       report({ ...result, lines }, seconds, values.json, rejects);
       if (result.interrupted) return ExitCode.interrupted;
-      return result.invalid + result.conflicts > 0 ? ExitCode.failed : ExitCode.ok;
+      return result.invalid + result.conflicts + result.retired > 0 ? ExitCode.failed : ExitCode.ok;
     };
   },
 };
@@ -224,16 +225,25 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 
 function report(result: ImportResult, seconds: number, json: boolean, rejects: RejectsFile<Source> | undefined): void {
   // The domain's `replayed` is printed as `unchanged`: the word (and JSON key) users already script against.
-  const { imported, replayed: unchanged, conflicts, invalid, lines, interrupted } = result;
+  const { imported, replayed: unchanged, conflicts, retired, invalid, lines, interrupted } = result;
   if (json) {
-    printJson({ imported, unchanged, conflicts, invalid, seconds: Number(seconds.toFixed(3)), lines, interrupted });
+    printJson({
+      imported,
+      unchanged,
+      conflicts,
+      retired,
+      invalid,
+      seconds: Number(seconds.toFixed(3)),
+      lines,
+      interrupted,
+    });
     return;
   }
   const rate = seconds > 0 ? Math.round(lines / seconds) : lines;
   const out = [
-    imported === 0 && invalid + conflicts === 0 && unchanged > 0
+    imported === 0 && invalid + conflicts + retired === 0 && unchanged > 0
       ? `Nothing to import: all ${format(unchanged)} plants were already stored.`
-      : `Imported ${plural(imported, 'plant')}; ${format(unchanged)} unchanged, ${plural(conflicts, 'conflict')}, ${format(invalid)} invalid.`,
+      : `Imported ${plural(imported, 'plant')}; ${format(unchanged)} unchanged, ${plural(conflicts, 'conflict')}, ${format(retired)} retired, ${format(invalid)} invalid.`,
     `${plural(lines, 'line')} in ${seconds.toFixed(2)} s (${format(rate)} lines/s).`,
   ];
   if (rejects !== undefined && rejects.written > 0)

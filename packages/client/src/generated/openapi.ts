@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List plants
-         * @description Plants ascending by id, a page at a time. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that existed when the walk began exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).
+         * @description Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).
          */
         get: operations["listPlants"];
         put?: never;
         /**
          * Create a plant
-         * @description Creates a new plant in the store. The id is chosen by the client, so a create is safely retryable: the same id with the same name and tag answers 200 with the stored plant and writes nothing; the same id with different content answers 409.
+         * @description Creates a new plant in the store. The id is chosen by the client, so a create is safely retryable: the same id with the same name and tag answers 200 with the stored plant and writes nothing; the same id with different content answers 409 (40901). An id that belonged to a deleted plant is never used again: 409 (40902), whatever the body.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -37,12 +37,20 @@ export interface paths {
         };
         /**
          * Get a plant by id
-         * @description The plant exactly as the create answers it (`name`, and `tag` when it has one), with a strong `ETag`. Send that tag back in `If-None-Match` to get 304 without a body while the plant is unchanged.
+         * @description The plant exactly as the create answers it (`name`, and `tag` when it has one), with a strong `ETag`. Send that tag back in `If-None-Match` to get 304 without a body while the plant is unchanged, or in `If-Match` to change or delete exactly this version. A deleted plant answers 410.
          */
         get: operations["getPlant"];
-        put?: never;
+        /**
+         * Change a plant’s name and tag
+         * @description Replaces the name and tag of the plant (a body without `tag` removes its tag) and answers the plant as now stored, with its new ETag. A body equal to what is stored writes nothing and keeps the ETag, so a retry is safe. Never creates: an id never created is 404, a deleted plant 410. With `If-Match`, the change applies only while the plant still has one of the tags named, else 412 and nothing changes (unless the stored plant already equals the body: 200).
+         */
+        put: operations["replacePlant"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a plant
+         * @description Deletes the plant; its id is retired for ever (a create of it is 409 40902, a read 410). A plant already deleted answers 204 again, whatever `If-Match` says, so a retry is safe. With `If-Match`, a live plant is deleted only while it still has one of the tags named, else 412 and nothing is deleted.
+         */
+        delete: operations["deletePlant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -217,6 +225,25 @@ export interface components {
              */
             tag?: string;
         };
+        /** @description A plant’s new name and tag (PUT): without `tag` the plant has none; an `id` must be the path’s. */
+        PlantReplacement: {
+            /**
+             * Format: int64
+             * @description Optional: when sent, it must denote the id in the path (a plant cannot move to another id).
+             * @example 1
+             */
+            id?: bigint | string;
+            /**
+             * @description The name of the plant: 1 to 200 Unicode code points, not only white space, no control characters.
+             * @example Monstera deliciosa
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant: 1 to 64 code points; absent when the plant has none.
+             * @example tropical
+             */
+            tag?: string;
+        };
         /** @description The outcome of a health check. */
         Health: {
             /**
@@ -285,12 +312,12 @@ export interface operations {
     listPlants: {
         parameters: {
             query?: {
-                /** @description Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly. */
-                tags?: string[];
-                /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
-                limit?: number;
                 /** @description Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it. */
                 after?: bigint | string;
+                /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
+                limit?: number;
+                /** @description Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly. */
+                tags?: string[];
             };
             header?: never;
             path?: never;
@@ -361,7 +388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
             403: {
                 headers: {
                     /**
@@ -532,7 +559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
             403: {
                 headers: {
                     /**
@@ -587,7 +614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The id exists with a different name or tag (40901). */
+            /** @description The id exists with a different name or tag (40901), or belonged to a plant that was deleted: ids are never used again (40902). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -753,7 +780,7 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3).
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): the same on every instance for the same content.
                      * @example "q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"
                      */
                     ETag?: string;
@@ -811,7 +838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the scope the operation needs (40301): plants:write to create, plants:read to read. */
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
             403: {
                 headers: {
                     /**
@@ -831,7 +858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant has this id (40402). */
+            /** @description No plant was ever created with this id (40402). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -856,6 +883,487 @@ export interface operations {
                      * @example {
                      *       "error": 40801,
                      *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plant with this id was deleted (41001); its id is never used again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41001,
+                     *       "message": "The plant with id 42 was deleted."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (42901). */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This token has used up its request budget for now; retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure (50001). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replacePlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from an earlier answer (or `*`): the request applies only while the plant still has one of them, else 412 and nothing changes. Weak tags (`W/"…"`) match nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The plant id in canonical decimal form: `0`, or an optional `-` and digits without a leading zero, between -9223372036854775808 and 9223372036854775807 (`007`, `+5` and `1e2` are refused with 40004). */
+                id: bigint | string;
+            };
+            cookie?: never;
+        };
+        /** @description The plant’s new name and tag; an `id`, if sent, must be the one in the path. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantReplacement"];
+            };
+        };
+        responses: {
+            /** @description The plant as now stored. */
+            200: {
+                headers: {
+                    /**
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): the same on every instance for the same content.
+                     * @example "q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Monstera deliciosa",
+                     *       "tag": "tropical"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description Malformed request, an id not in canonical int64 form (40004), or a body that is not valid JSON, not an object or has invalid fields (40000-40003). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: id must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or refused bearer token (40101, 40102). */
+            401: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
+            403: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No plant was ever created with this id (40402). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40402,
+                     *       "message": "There is no plant with id 42."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plant with this id was deleted (41001); its id is never used again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41001,
+                     *       "message": "The plant with id 42 was deleted."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names no current representation of the plant (41201); nothing changed. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41201,
+                     *       "message": "The plant with id 42 is no longer the one If-Match names; read it again (its ETag), then decide."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit (41301). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41301,
+                     *       "message": "The request body is larger than the limit of 65536 bytes."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not JSON, or the body is content-coded (41501). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41501,
+                     *       "message": "Send the body as JSON with \"Content-Type: application/json\"."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (42901). */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This token has used up its request budget for now; retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure (50001). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Transfer-Encoding other than chunked (50101). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50101,
+                     *       "message": "Transfer-Encoding gzip is not supported; send the body with chunked or a Content-Length."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or the server shutting down (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "The plant store is temporarily unavailable; retry shortly."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from an earlier answer (or `*`): the request applies only while the plant still has one of them, else 412 and nothing changes. Weak tags (`W/"…"`) match nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The plant id in canonical decimal form: `0`, or an optional `-` and digits without a leading zero, between -9223372036854775808 and 9223372036854775807 (`007`, `+5` and `1e2` are refused with 40004). */
+                id: bigint | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted now, or before. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request, or an id not in canonical int64 form (40000, 40004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: id must be an integer between -9223372036854775808 and 9223372036854775807 in canonical decimal form (0, or an optional minus sign and digits without a leading zero; no plus sign, exponent or spaces)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or refused bearer token (40101, 40102). */
+            401: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
+            403: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No plant was ever created with this id (40402). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40402,
+                     *       "message": "There is no plant with id 42."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names no current representation of the plant (41201); nothing changed. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 41201,
+                     *       "message": "The plant with id 42 is no longer the one If-Match names; read it again (its ETag), then decide."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -33,15 +33,15 @@ describe.each(testEngines())('changing and deleting plants ($name)', (engine) =>
     return { id, etag: read.headers['etag'] as string };
   };
   const row = async (id: string) => {
-    const [found] = (await t.dataSource.query(
-      `SELECT name, tag, version, deleted_at, deleted_by_token_id FROM plant WHERE id = ${id}`,
-    )) as Array<{
-      name: string | null;
-      tag: string | null;
-      version: number;
-      deleted_at: unknown;
-      deleted_by_token_id: string | null;
-    }>;
+    const [found] = await t.dataSource.query<
+      Array<{
+        name: string | null;
+        tag: string | null;
+        version: number;
+        deleted_at: unknown;
+        deleted_by_token_id: string | null;
+      }>
+    >(`SELECT name, tag, version, deleted_at, deleted_by_token_id FROM plant WHERE id = ${id}`);
     return found && { ...found, version: Number(found.version), deleted: found.deleted_at !== null };
   };
 

@@ -1,7 +1,8 @@
 import type { Agent } from 'node:http';
 import { migrations } from '@plantstore/adapters-persistence';
 import { connectPostgres, describeOnPostgres, type TestDatabase } from '../support/engines.js';
-import { keepAliveAgent, postPlantVia, type PostResult } from '../support/http-post.js';
+import { keepAliveAgent, postPlantVia, sendVia, type PostResult } from '../support/http-post.js';
+import { explainedBySerialOrder, type PlantOperation } from '../support/serial-order.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 
@@ -113,6 +114,72 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
     }
   }, 120_000);
 
+  it('lets exactly one of 30 PUTs with the same If-Match win across the instances; the rest get 412, none a 5xx', async () => {
+    const { token } = await createTokenWithCli(database.url, 'editors');
+    const id = '9007199254740993';
+    expect((await post({ id: BigInt(id), server: 0, name: 'Original' }, token)).status).toBe(200);
+    const read = await sendVia(agents[1]!, servers[1]!.url, { method: 'GET', path: `/plants/${id}`, token });
+    const etag = read.headers['etag'] as string;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        sendVia(agents[i % INSTANCES]!, servers[i % INSTANCES]!.url, {
+          method: 'PUT',
+          path: `/plants/${id}`,
+          token,
+          body: `{"name": "Editor ${i}"}`,
+          headers: { 'If-Match': etag },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(29).fill(412)]);
+    const winner = answers.find((answer) => answer.status === 200)!;
+    // Every instance reads what was committed at once: there is no cache of plants.
+    for (const [server, agent] of agents.entries()) {
+      const after = await sendVia(agent, servers[server]!.url, { method: 'GET', path: `/plants/${id}`, token });
+      expect([after.text, after.headers['etag']]).toEqual([winner.text, winner.headers['etag']]);
+    }
+  }, 60_000);
+
+  it('ends PUTs, DELETEs and create retries of one id sent to all instances in a state a serial order explains', async () => {
+    const { token } = await createTokenWithCli(database.url, 'racers');
+    const operations: PlantOperation[] = [
+      { kind: 'put', name: 'A' },
+      { kind: 'put', name: 'B' },
+      { kind: 'delete' },
+      { kind: 'create', name: 'Base' },
+      { kind: 'put', name: 'Base' },
+      { kind: 'create', name: 'Base' },
+    ];
+    for (let round = 0; round < 10; round++) {
+      const id = 5_000_000n + BigInt(round);
+      expect((await post({ id, server: 0, name: 'Base' }, token)).status).toBe(200);
+      const answers = await Promise.all(
+        operations.map((operation, i) => {
+          const server = i % INSTANCES;
+          const [agent, url] = [agents[server]!, servers[server]!.url];
+          if (operation.kind === 'create') return post({ id, server, name: operation.name }, token);
+          return sendVia(agent, url, {
+            method: operation.kind === 'put' ? 'PUT' : 'DELETE',
+            path: `/plants/${id}`,
+            token,
+            ...(operation.kind === 'put' ? { body: `{"name": "${operation.name}"}` } : {}),
+          });
+        }),
+      );
+      const seen = answers.map((answer) =>
+        answer.status === 409 || answer.status === 410
+          ? `${answer.status} ${(JSON.parse(answer.text) as { error: number }).error}`
+          : String(answer.status),
+      );
+      const final = await plantState(id);
+      expect({
+        seen,
+        final,
+        explained: explainedBySerialOrder({ name: 'Base', deleted: false, version: 1 }, operations, seen, final),
+      }).toEqual({ seen, final, explained: true });
+    }
+  }, 60_000);
+
   it('refuses a token revoked with the CLI on every instance within 5 s', async () => {
     const { id, token } = await createTokenWithCli(database.url, 'soon-revoked');
     // Accepted everywhere first, so a refusal afterwards is the revocation's doing.
@@ -151,6 +218,20 @@ describeOnPostgres('3 API processes on one PostgreSQL database', (engine) => {
   function post(sent: Sent, token: string): Promise<PostResult> {
     const body = `{"id": ${sent.id}, "name": ${JSON.stringify(sent.name)}${sent.tag === undefined ? '' : `, "tag": ${JSON.stringify(sent.tag)}`}}`;
     return postPlantVia(agents[sent.server]!, servers[sent.server]!.url, token, body);
+  }
+
+  async function plantState(id: bigint): Promise<{ name: string | undefined; deleted: boolean; version: number }> {
+    const client = await connectPostgres(database.url);
+    try {
+      const { rows } = await client.query<{ name: string | null; version: number; deleted: boolean }>(
+        'SELECT name, version, deleted_at IS NOT NULL AS deleted FROM plant WHERE id = $1',
+        [id.toString()],
+      );
+      const [row] = rows;
+      return { name: row?.name ?? undefined, deleted: row?.deleted ?? false, version: row?.version ?? 0 };
+    } finally {
+      await client.end();
+    }
   }
 
   async function storedPlants(): Promise<Map<string, { name: string; tag: string | null }>> {

@@ -63,3 +63,39 @@ export function getVia(agent: Agent, url: string, path: string, timeoutMs = 15_0
     req.end();
   });
 }
+
+/** Any request to `path` over the same kind of agent, with a bearer token, optional JSON body and headers. */
+export function sendVia(
+  agent: Agent,
+  url: string,
+  request_: { method: string; path: string; token: string; body?: string; headers?: Record<string, string> },
+  timeoutMs = 15_000,
+): Promise<PostResult> {
+  const { method, path, token, body, headers = {} } = request_;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}${path}`,
+      {
+        method,
+        agent,
+        timeout: timeoutMs,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined
+            ? {}
+            : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url}${path} within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

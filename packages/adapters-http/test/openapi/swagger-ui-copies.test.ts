@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
  */
 describe('swagger-ui-dist', () => {
   it('resolves to one version in the lockfile, so the image carries one copy', () => {
-    const lockfile = readFileSync(new URL('../../../pnpm-lock.yaml', import.meta.url), 'utf8');
+    const lockfile = readFileSync(new URL('../../../../pnpm-lock.yaml', import.meta.url), 'utf8');
     const versions = new Set([...lockfile.matchAll(/^ {2}swagger-ui-dist@([^:]+):$/gm)].map((match) => match[1]));
     expect([...versions]).toHaveLength(1);
   });

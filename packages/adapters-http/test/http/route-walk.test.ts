@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { routeDocsPageAlias } from '../src/openapi/docs-page-alias.js';
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { routeDocsPageAlias } from '../../src/openapi/docs-page-alias.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -1,6 +1,6 @@
 import { StorageUnavailableError, type Plant, type PlantState } from '@plantstore/domain';
 import { InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 /** The in-memory store, failing as told: what a driven adapter may throw. */
 class FailingStore extends InMemoryPlantRepository {

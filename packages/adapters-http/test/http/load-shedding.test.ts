@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { installLoadShedding } from '../src/http/load-shedding.js';
-import { SAMPLED_LOG_BURST } from '../src/logging/log-sampler.js';
-import { PlantStoreMetrics } from '../src/observability/plant-store-metrics.js';
+import { installLoadShedding } from '../../src/http/load-shedding.js';
+import { SAMPLED_LOG_BURST } from '../../src/logging/log-sampler.js';
+import { PlantStoreMetrics } from '../../src/observability/plant-store-metrics.js';
 
 interface Answer {
   status: number;

@@ -1,4 +1,4 @@
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 const SECURITY_HEADERS = [
   'content-security-policy',

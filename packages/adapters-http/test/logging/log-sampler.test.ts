@@ -1,4 +1,4 @@
-import { LogSampler } from '../src/logging/log-sampler.js';
+import { LogSampler } from '../../src/logging/log-sampler.js';
 
 describe('LogSampler: which of a flood of refusals get a log line', () => {
   it('writes a burst, then one line per interval, each saying how many went unwritten', () => {

@@ -1,4 +1,4 @@
-import { readBearerCredentials } from '../src/auth/bearer-credentials.js';
+import { readBearerCredentials } from '../../src/auth/bearer-credentials.js';
 
 /** A request with these Authorization headers, as Node hands it over: the first in `headers`, all in `rawHeaders`. */
 function requestWith(...values: string[]) {

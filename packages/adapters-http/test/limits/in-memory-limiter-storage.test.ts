@@ -1,4 +1,4 @@
-import { InMemoryLimiterStorage } from '../src/limits/in-memory-limiter-storage.js';
+import { InMemoryLimiterStorage } from '../../src/limits/in-memory-limiter-storage.js';
 
 const MINUTE = 60_000;
 

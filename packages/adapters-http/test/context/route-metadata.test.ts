@@ -1,6 +1,6 @@
 import { SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { RouteMetadata } from '../src/context/route-metadata.js';
+import { RouteMetadata } from '../../src/context/route-metadata.js';
 
 const ROLE = 'test:role';
 

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebPageModule } from '../src/web/web-page.module.js';
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { WebPageModule } from '../../src/web/web-page.module.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 const INDEX = '<!doctype html><title>Plant Store</title><script type="module" src="/assets/page-ABC123.js"></script>';
 const SCRIPT = 'document.title = "Plant Store";';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { closeConnectionsInStages, type DiscardBounds } from '../src/http/staged-close.js';
+import { closeConnectionsInStages, type DiscardBounds } from '../../src/http/staged-close.js';
 
 const REFUSAL = 'HTTP/1.1 413 Payload Too Large';
 

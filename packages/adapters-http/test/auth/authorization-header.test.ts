@@ -1,4 +1,4 @@
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 // How the whole adapter answers each form of the Authorization header (docs/tokens.md): the
 // guard and the bearer strategy read it once, through readBearerCredentials.

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startHttpTestApp, type HttpTestApp } from './support/http-test-app.js';
+import { startHttpTestApp, type HttpTestApp } from '../support/http-test-app.js';
 
 const OVER_LIMIT = 1024;
 const oversizeInvalidJson = `{"id": ${'9'.repeat(OVER_LIMIT)}`;

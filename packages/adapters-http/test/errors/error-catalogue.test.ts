@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { markdownTable } from '../../../test-support/markdown-tables.js';
-import { ERROR_CATALOGUE, ErrorCode, statusOf } from '../src/errors/error-codes.js';
+import { markdownTable } from '../../../../test-support/markdown-tables.js';
+import { ERROR_CATALOGUE, ErrorCode, statusOf } from '../../src/errors/error-codes.js';
 
-const errorsMd = new URL('../../../docs/errors.md', import.meta.url);
+const errorsMd = new URL('../../../../docs/errors.md', import.meta.url);
 
 describe('the error catalogue', () => {
   it('describes every code once, in ascending order', () => {

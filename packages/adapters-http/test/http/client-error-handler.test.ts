@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
-import { clientErrorHandler } from '../src/http/client-error-handler.js';
+import { clientErrorHandler } from '../../src/http/client-error-handler.js';
 
 /**
  * What a client reads back when the handler answers a socket the HTTP parser gave up on, and

@@ -1,6 +1,6 @@
 import { Plant, PlantValidationError } from '@plantstore/domain';
 import { readJsonObject } from '@plantstore/json-reader';
-import { NewPlantPipe } from '../src/plants/new-plant.pipe.js';
+import { NewPlantPipe } from '../../src/plants/new-plant.pipe.js';
 
 const RANGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 

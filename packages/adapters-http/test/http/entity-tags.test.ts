@@ -1,0 +1,30 @@
+import { ifMatchCondition, matchesIfNoneMatch, strongEtag } from '../../src/http/entity-tags.js';
+
+const CURRENT = strongEtag('{"name":"Fern"}');
+
+describe('If-Match as a condition on the current entity tag (RFC 9110 §13.1.1)', () => {
+  it('sets no condition when the header is absent', () => {
+    expect(ifMatchCondition(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['the current tag', CURRENT, true],
+    ['a list holding it, with spaces', ` "other" ,  ${CURRENT} `, true],
+    ['*', '*', true],
+    ['another tag', '"other"', false],
+    ['the current tag made weak (strong comparison)', `W/${CURRENT}`, false],
+    ['an unquoted tag', CURRENT.slice(1, -1), false],
+    ['a list with one malformed member', `${CURRENT}, bad`, false],
+    ['an empty header', '', false],
+  ])('%s: %s', (_case, header, matches) => {
+    expect(ifMatchCondition(header)?.(CURRENT)).toBe(matches);
+  });
+});
+
+describe('If-None-Match (RFC 9110 §13.1.2)', () => {
+  it('compares weakly: W/ is ignored, and * matches', () => {
+    expect(matchesIfNoneMatch(`W/${CURRENT}`, CURRENT)).toBe(true);
+    expect(matchesIfNoneMatch('*', CURRENT)).toBe(true);
+    expect(matchesIfNoneMatch('"other"', CURRENT)).toBe(false);
+  });
+});

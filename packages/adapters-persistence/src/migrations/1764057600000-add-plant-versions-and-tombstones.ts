@@ -3,8 +3,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Plants that change and are deleted (docs/storage.md#tombstones): each plant row gets its
  * `version` (1 for every plant stored before), when it last changed, and, once deleted, its
- * tombstone: `deleted_at` and `deleted_by_token_id` set, name and tag cleared, the row kept for
- * ever so that its id can never be used again (the primary key refuses it to every create).
+ * tombstone: `deleted_at` and `deleted_by_token_id` set, name, tag and `changed_at` cleared, the
+ * row kept for ever so that its id can never be used again (the primary key refuses it to every
+ * create).
  *
  * The outbox carries every kind of event: `event_type`, the plant's `version`, and the time
  * the event happened (`occurred_at`, which was `created_at`); a deletion's event has no name.
@@ -89,7 +90,7 @@ async function upOnSqlite(queryRunner: QueryRunner): Promise<void> {
     BEGIN
       INSERT INTO plant_outbox (event_id, event_type, plant_id, version, name, tag, occurred_at)
       SELECT ${SQLITE_EVENT_ID}, CASE WHEN NEW.deleted_at IS NULL THEN 'PlantUpdated' ELSE 'PlantDeleted' END,
-        NEW.id, NEW.version, NEW.name, NEW.tag, NEW.changed_at
+        NEW.id, NEW.version, NEW.name, NEW.tag, COALESCE(NEW.deleted_at, NEW.changed_at)
       FROM (SELECT lower(hex(randomblob(16))) AS r);
     END`,
   );
@@ -132,7 +133,7 @@ async function upOnPostgres(queryRunner: QueryRunner): Promise<void> {
       IF (SELECT enabled FROM plant_events WHERE id = 1) THEN
         INSERT INTO plant_outbox (event_type, plant_id, version, name, tag, occurred_at)
           SELECT CASE WHEN now_.deleted_at IS NULL THEN 'PlantUpdated' ELSE 'PlantDeleted' END,
-            now_.id, now_.version, now_.name, now_.tag, now_.changed_at
+            now_.id, now_.version, now_.name, now_.tag, COALESCE(now_.deleted_at, now_.changed_at)
           FROM changed_plants now_ JOIN previous_plants before_ ON before_.id = now_.id
           WHERE now_.version <> before_.version
           ORDER BY now_.id;

@@ -21,8 +21,8 @@ export interface PlantChangeRow {
   readonly expectedVersion: number;
   readonly name: string | null;
   readonly tag: string | null;
-  /** ISO-8601, as createdAt. */
-  readonly changedAt: string;
+  /** ISO-8601, as createdAt; null for a deletion, whose time is `deletedAt`. */
+  readonly changedAt: string | null;
   readonly deletedAt: string | null;
   readonly deletedByTokenId: string | null;
 }

@@ -104,7 +104,8 @@ export class SqlPlantChanges {
       expectedVersion,
       name: null,
       tag: null,
-      changedAt: at,
+      // A tombstone keeps only when it was deleted: every byte of it is kept for ever.
+      changedAt: null,
       deletedAt: at,
       deletedByTokenId: retirement.retiredByTokenId ?? null,
     };

@@ -3,52 +3,53 @@
  * arrows point inward only.
  */
 /**
- * The floors of packages/adapters-http/src, ground first: a folder imports its own files and
- * the folders of the floors below it, never a folder beside it or above it. The files at the
- * top of src/ (the module, configureHttp, the index) stand above every floor.
+ * The floors of a package's src/, ground first: a folder imports its own files and the folders
+ * of the floors below it, never a folder beside it or above it. The files at the top of src/
+ * (a module, the index) stand above every floor. Every folder of src/ has its floor.
  */
-const ADAPTERS_HTTP_FLOORS = [
-  ['errors', 'ports', 'logging', 'context'],
-  ['http', 'limits'],
-  ['auth', 'body'],
-  ['openapi'],
-  ['health', 'plants', 'observability', 'web'],
-  ['pipeline'],
-];
-const HTTP_SRC = '^packages/adapters-http/src/';
+const FLOORS = {
+  'adapters-http': [
+    ['errors', 'ports', 'logging', 'context'],
+    ['http', 'limits'],
+    ['auth', 'body'],
+    ['openapi'],
+    ['health', 'plants', 'observability', 'web'],
+    ['pipeline'],
+  ],
+  'adapters-persistence': [
+    ['config'],
+    ['schema', 'migrations'],
+    ['connection'],
+    ['plants', 'tokens', 'events'],
+    ['store'],
+    ['nest'],
+  ],
+};
 
-// A file in a folder of src/ that ADAPTERS_HTTP_FLOORS does not list.
-const HTTP_SRC_OFF_THE_FLOORS = `${HTTP_SRC}(?!(${ADAPTERS_HTTP_FLOORS.flat().join('|')})/)[^/]+/`;
-
-const adaptersHttpFloorRules = ADAPTERS_HTTP_FLOORS.flat().map((folder) => {
-  const floor = ADAPTERS_HTTP_FLOORS.findIndex((folders) => folders.includes(folder));
-  const below = ADAPTERS_HTTP_FLOORS.slice(0, floor).flat();
-  return {
-    name: 'adapters-http-floors',
-    comment: `adapters-http/src/${folder}/ (floor ${floor}) imports only itself and the floors below it: ${below.join(', ') || 'none'}.`,
-    severity: 'error',
-    from: { path: `${HTTP_SRC}${folder}/` },
-    to: { path: HTTP_SRC, pathNot: `${HTTP_SRC}(${[folder, ...below].join('|')})/` },
-  };
-});
+function floorRules(pkg, floors) {
+  const src = `^packages/${pkg}/src/`;
+  const offTheFloors = `${src}(?!(${floors.flat().join('|')})/)[^/]+/`;
+  const comment = `Every folder of ${pkg}/src has its floor in FLOORS (.dependency-cruiser.cjs).`;
+  return [
+    ...floors.flat().map((folder) => {
+      const floor = floors.findIndex((folders) => folders.includes(folder));
+      const below = floors.slice(0, floor).flat();
+      return {
+        name: `${pkg}-floors`,
+        comment: `${pkg}/src/${folder}/ (floor ${floor}) imports only itself and the floors below it: ${below.join(', ') || 'none'}.`,
+        severity: 'error',
+        from: { path: `${src}${folder}/` },
+        to: { path: src, pathNot: `${src}(${[folder, ...below].join('|')})/` },
+      };
+    }),
+    { name: `${pkg}-folder-on-a-floor`, comment, severity: 'error', from: { path: offTheFloors }, to: {} },
+    { name: `${pkg}-folder-on-a-floor`, comment, severity: 'error', from: {}, to: { path: offTheFloors } },
+  ];
+}
 
 module.exports = {
   forbidden: [
-    ...adaptersHttpFloorRules,
-    {
-      name: 'adapters-http-folder-on-a-floor',
-      comment: 'Every folder of adapters-http/src has its floor in ADAPTERS_HTTP_FLOORS (.dependency-cruiser.cjs).',
-      severity: 'error',
-      from: { path: HTTP_SRC_OFF_THE_FLOORS },
-      to: {},
-    },
-    {
-      name: 'adapters-http-folder-on-a-floor',
-      comment: 'Every folder of adapters-http/src has its floor in ADAPTERS_HTTP_FLOORS (.dependency-cruiser.cjs).',
-      severity: 'error',
-      from: {},
-      to: { path: HTTP_SRC_OFF_THE_FLOORS },
-    },
+    ...Object.entries(FLOORS).flatMap(([pkg, floors]) => floorRules(pkg, floors)),
     {
       name: 'domain-is-pure',
       comment: 'packages/domain imports nothing outside itself: no framework, no driver, no Node built-in.',

@@ -28,7 +28,9 @@ async function measure(store, sizeOf) {
   const live = await sizeOf();
   const retirement = { retiredAt: new Date(), retiredByTokenId: TOKEN };
   for (let first = 0; first < COUNT; first += BATCH) {
-    const ids = Array.from({ length: Math.min(BATCH, COUNT - first) }, (_, i) => PlantId.fromStored(String(first + i + 1)));
+    const ids = Array.from({ length: Math.min(BATCH, COUNT - first) }, (_, i) =>
+      PlantId.fromStored(String(first + i + 1)),
+    );
     await Promise.all(ids.map((id) => store.plants.retire(id, 1, retirement)));
   }
   const retired = await sizeOf();

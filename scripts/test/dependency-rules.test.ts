@@ -96,6 +96,14 @@ describe('the dependency rules of pnpm lint', () => {
       },
     ],
     [
+      'a folder of adapters-persistence imports one on a floor above it',
+      'adapters-persistence-floors',
+      {
+        'packages/adapters-persistence/src/connection/runner.ts': `import { rows } from '${up(1, 'plants/rows.js')}';\nexport const runner = rows;\n`,
+        'packages/adapters-persistence/src/plants/rows.ts': 'export const rows = 1;\n',
+      },
+    ],
+    [
       'adapters-http gains a folder that is on no floor',
       'adapters-http-folder-on-a-floor',
       {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { DatabaseConfig } from '../database-config.js';
-import { SqlStore, type SqlStoreOptions } from '../sql-store.js';
+import type { DatabaseConfig } from '../config/database-config.js';
+import { SqlStore, type SqlStoreOptions } from '../store/sql-store.js';
 
 /** Closes the database after the HTTP server has stopped and in-flight requests finished. */
 @Injectable()

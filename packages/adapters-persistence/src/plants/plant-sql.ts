@@ -1,6 +1,6 @@
 import type { PlantId } from '@plantstore/domain';
-import type { Engine } from '../database-config.js';
-import type { Statement } from '../sql-runner.js';
+import type { Engine } from '../config/database-config.js';
+import type { Statement } from '../connection/sql-runner.js';
 
 /** A plant row to insert, as the plant table takes it. */
 export interface NewPlantRow {

@@ -1,7 +1,7 @@
 import type { Plant, PlantId, PlantRetirement, PlantRevision } from '@plantstore/domain';
-import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
-import { isStorageUnavailable } from '../storage-errors.js';
-import type { SqlRunner } from '../sql-runner.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import { isStorageUnavailable } from '../connection/storage-errors.js';
+import type { SqlRunner } from '../connection/sql-runner.js';
 import { byIdAscending, fulfilled, rejected, type IsoTimeText } from './plant-rows.js';
 import type { PlantChangeRow, PlantSql } from './plant-sql.js';
 

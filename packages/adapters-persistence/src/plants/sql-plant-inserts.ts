@@ -1,7 +1,7 @@
 import type { InsertOutcome, Plant, PlantProvenance } from '@plantstore/domain';
-import { isStorageUnavailable } from '../storage-errors.js';
-import type { SqlRunner } from '../sql-runner.js';
-import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
+import { isStorageUnavailable } from '../connection/storage-errors.js';
+import type { SqlRunner } from '../connection/sql-runner.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { byIdAscending, fulfilled, rejected, toPlant, type IsoTimeText } from './plant-rows.js';
 import type { NewPlantRow, PlantSql, StoredPlantRow } from './plant-sql.js';
 

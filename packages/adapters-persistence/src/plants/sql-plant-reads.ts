@@ -1,6 +1,6 @@
 import type { Plant, PlantId, PlantPageRequest, PlantState } from '@plantstore/domain';
-import { GroupCommit, type GroupCommitOptions } from '../group-commit.js';
-import type { SqlRunner } from '../sql-runner.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import type { SqlRunner } from '../connection/sql-runner.js';
 import { fulfilled, toPlant, toState } from './plant-rows.js';
 import type { PlantSql, StoredPlantRow } from './plant-sql.js';
 

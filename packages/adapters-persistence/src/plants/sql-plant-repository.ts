@@ -13,8 +13,8 @@ import type {
   PlantState,
 } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { engineOf } from '../create-data-source.js';
-import { SqlRunner } from '../sql-runner.js';
+import { engineOf } from '../connection/create-data-source.js';
+import { SqlRunner } from '../connection/sql-runner.js';
 import { IsoTimeText } from './plant-rows.js';
 import { plantSqlFor } from './plant-sql.js';
 import { SqlPlantChanges } from './sql-plant-changes.js';

@@ -1,4 +1,4 @@
-import type { Engine } from '../database-config.js';
+import type { Engine } from '../config/database-config.js';
 
 /**
  * The column types that differ by engine, as the migrations create them: PostgreSQL keeps

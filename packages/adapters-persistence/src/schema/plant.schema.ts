@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import type { Engine } from '../database-config.js';
+import type { Engine } from '../config/database-config.js';
 import { COLUMN_TYPES } from './column-types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { PlantId } from '@plantstore/domain';
 import { plantSqlFor, type NewPlantRow } from '../../src/plants/plant-sql.js';
-import { SqlRunner, type Statement } from '../../src/sql-runner.js';
+import { SqlRunner, type Statement } from '../../src/connection/sql-runner.js';
 import { testEngines } from '../engines.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';

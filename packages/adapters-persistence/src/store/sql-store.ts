@@ -6,13 +6,13 @@ import {
   type TokenSecrets,
 } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { CachingTokenRepository } from './caching-token-repository.js';
-import { openDataSource } from './create-data-source.js';
-import { redactDatabaseUrl, type DatabaseConfig } from './database-config.js';
-import { nodeTokenSecrets } from './node-token-secrets.js';
-import { SqlPlantEventOutbox } from './sql-plant-event-outbox.js';
-import { SqlPlantRepository } from './plants/sql-plant-repository.js';
-import { TypeOrmTokenRepository } from './typeorm-token-repository.js';
+import { CachingTokenRepository } from '../tokens/caching-token-repository.js';
+import { openDataSource } from '../connection/create-data-source.js';
+import { redactDatabaseUrl, type DatabaseConfig } from '../config/database-config.js';
+import { nodeTokenSecrets } from '../tokens/node-token-secrets.js';
+import { SqlPlantEventOutbox } from '../events/sql-plant-event-outbox.js';
+import { SqlPlantRepository } from '../plants/sql-plant-repository.js';
+import { TypeOrmTokenRepository } from '../tokens/typeorm-token-repository.js';
 
 export interface SqlStoreOptions {
   /**

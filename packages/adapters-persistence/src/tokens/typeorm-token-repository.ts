@@ -1,9 +1,9 @@
 import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
 import type { DataSource, Repository } from 'typeorm';
-import { engineOf } from './create-data-source.js';
-import { lockWaitOf, retryWhileLocked } from './lock-wait.js';
-import { ApiTokenEntity, type ApiTokenRow } from './schema/api-token.schema.js';
-import { translateStorageError } from './storage-errors.js';
+import { engineOf } from '../connection/create-data-source.js';
+import { lockWaitOf, retryWhileLocked } from '../connection/lock-wait.js';
+import { ApiTokenEntity, type ApiTokenRow } from '../schema/api-token.schema.js';
+import { translateStorageError } from '../connection/storage-errors.js';
 
 export class TypeOrmTokenRepository implements TokenRepository {
   private readonly rows: Repository<ApiTokenRow>;

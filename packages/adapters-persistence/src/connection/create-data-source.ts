@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
-import type { DatabaseConfig, Engine } from './database-config.js';
-import { migrations } from './migrations/index.js';
+import type { DatabaseConfig, Engine } from '../config/database-config.js';
+import { migrations } from '../migrations/index.js';
 import { waitForLocksOffTheEventLoop } from './lock-wait.js';
 import { clientWithQueryDeadline } from './postgres-client.js';
-import { ApiTokenEntity } from './schema/api-token.schema.js';
-import { PlantEntity } from './schema/plant.schema.js';
+import { ApiTokenEntity } from '../schema/api-token.schema.js';
+import { PlantEntity } from '../schema/plant.schema.js';
 
 /** SQLite's page cache per connection, in KiB. */
 const SQLITE_PAGE_CACHE_KIB = 2_000;

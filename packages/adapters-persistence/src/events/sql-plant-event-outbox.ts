@@ -1,9 +1,9 @@
 import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { engineOf } from './create-data-source.js';
-import type { Engine } from './database-config.js';
-import { asStorageError } from './storage-errors.js';
-import { SqlRunner } from './sql-runner.js';
+import { engineOf } from '../connection/create-data-source.js';
+import type { Engine } from '../config/database-config.js';
+import { asStorageError } from '../connection/storage-errors.js';
+import { SqlRunner } from '../connection/sql-runner.js';
 
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
 export type PublishEvents = (events: readonly PlantEvent[]) => Promise<void>;

@@ -3,6 +3,7 @@ import { CataloguePages } from './catalogue-pages.js';
 import { fragmentOf, routeOf, type Route } from './routes.js';
 import type { TokenSession } from './token-session.js';
 import { catalogueView } from './views/catalogue-view.js';
+import { editPlantView } from './views/edit-plant-view.js';
 import { newPlantView } from './views/new-plant-view.js';
 import { plantView } from './views/plant-view.js';
 import { tokenView } from './views/token-view.js';
@@ -63,6 +64,8 @@ export class PageApp {
         return catalogueView(route.tag, context);
       case 'plant':
         return plantView(route.id, context);
+      case 'edit-plant':
+        return editPlantView(route.id, context);
       case 'new-plant':
         return newPlantView(context);
     }

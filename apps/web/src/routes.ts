@@ -6,13 +6,17 @@
 export type Route =
   | { readonly view: 'catalogue'; readonly tag?: string }
   | { readonly view: 'plant'; readonly id: string }
+  | { readonly view: 'edit-plant'; readonly id: string }
   | { readonly view: 'new-plant' };
 
 const PLANT = /^#\/plants\/(.+)$/;
+const EDIT_PLANT = /^#\/plants\/(.+)\/edit$/;
 
 /** The route a fragment names; anything unknown is the catalogue. */
 export function routeOf(fragment: string): Route {
   if (fragment === '#/new') return { view: 'new-plant' };
+  const edit = EDIT_PLANT.exec(fragment);
+  if (edit) return { view: 'edit-plant', id: decoded(edit[1]!) };
   const plant = PLANT.exec(fragment);
   if (plant) return { view: 'plant', id: decoded(plant[1]!) };
   const [path, query = ''] = fragment.split('?', 2);
@@ -30,6 +34,8 @@ export function fragmentOf(route: Route): string {
       return '#/new';
     case 'plant':
       return `#/plants/${encodeURIComponent(route.id)}`;
+    case 'edit-plant':
+      return `#/plants/${encodeURIComponent(route.id)}/edit`;
     case 'catalogue':
       return route.tag === undefined ? '#/plants' : `#/plants?${new URLSearchParams({ tag: route.tag }).toString()}`;
   }

@@ -8,6 +8,8 @@ import { createTokenWithCli } from '../../../test-support/built-cli.js';
 import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
 import { repositoryRoot } from '../../../test-support/repository-root.mjs';
 import { axeViolations, focused, launchChromium, storedByPage, tabTo } from './support/browser.js';
+import { details, expectAlert, tableRows } from './support/page-reading.js';
+import { watchPage, type WatchedPage } from './support/watched-page.js';
 
 /**
  * The catalogue page as a person uses it: the built server (`node apps/api/dist/main.js`) on a
@@ -50,12 +52,6 @@ const NAMES: readonly [string, string][] = [
   ['Opuntia microdasys', 'succulent'],
 ];
 
-interface SeenRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly authorization: string | undefined;
-}
-
 describe('the catalogue page in a real browser, with the keyboard alone', () => {
   let dataDir: string;
   let databaseUrl: string;
@@ -65,10 +61,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   let browser: Browser | undefined;
   let context: BrowserContext;
   let page: Page;
-  const requests: SeenRequest[] = [];
-  const consoleLines: string[] = [];
-  const pageErrors: string[] = [];
-  const dialogs: string[] = [];
+  let watched: WatchedPage;
   const pageHtml: string[] = [];
   let api: PlantStoreClient;
 
@@ -87,19 +80,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
 
     context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
     page = await context.newPage();
-    page.on('request', (request) =>
-      requests.push({
-        method: request.method(),
-        url: request.url(),
-        authorization: request.headers()['authorization'],
-      }),
-    );
-    page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    watched = watchPage(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -110,7 +91,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
 
   /** The view's heading, once the view is shown. */
   const heading = async () => (await page.locator('h1').innerText()).trim();
-  const apiCalls = () => requests.filter((request) => new URL(request.url).pathname.startsWith('/plants'));
+  const apiCalls = () => watched.requests.filter((request) => new URL(request.url).pathname.startsWith('/plants'));
   const expectNoAxeViolations = async () => expect(await axeViolations(page)).toEqual([]);
   const keepHtml = async () => pageHtml.push(await page.content());
 
@@ -123,7 +104,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     expect(await focused(page)).toBe('h1 Use an API token');
     expect(await page.title()).toBe('Use an API token · Plant Store');
     await expectNoAxeViolations();
-    expect(new Set(requests.map((request) => new URL(request.url).origin))).toEqual(new Set([server!.url]));
+    expect(new Set(watched.requests.map((request) => new URL(request.url).origin))).toEqual(new Set([server!.url]));
   });
 
   it('refuses what is not a token before sending anything, and says a refused token was refused', async () => {
@@ -242,7 +223,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     await page.locator('dd.name').waitFor();
     expect(await details(page)).toEqual({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
     expect(await page.locator('img, b').count()).toBe(0);
-    expect(dialogs).toEqual([]);
+    expect(watched.dialogs).toEqual([]);
     await expectNoAxeViolations();
   });
 
@@ -291,9 +272,9 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     expect(await heading()).toBe(`Plant ${offered}`);
     expect(await page.locator('#status').innerText()).toBe(`Plant ${offered} was added.`);
     expect((await api.getPlant(offered)).plant).toEqual({ name: 'Sword fern', tag: 'fern' });
-    expect(requests.filter((request) => request.method === 'POST').map((request) => request.authorization)).toEqual([
-      `Bearer ${writer}`,
-    ]);
+    expect(
+      watched.requests.filter((request) => request.method === 'POST').map((request) => request.authorization),
+    ).toEqual([`Bearer ${writer}`]);
 
     await tabTo(page, 'a Add a plant');
     await page.keyboard.press('Enter');
@@ -347,10 +328,10 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     const tokens = [writer, reader, `pst_${'x'.repeat(43)}`];
     const secrets = tokens.flatMap((token) => [token, createHash('sha256').update(token).digest('hex')]);
     const leaks = (texts: readonly string[]) => texts.filter((text) => secrets.some((secret) => text.includes(secret)));
-    expect(leaks(requests.map((request) => request.url))).toEqual([]);
+    expect(leaks(watched.requests.map((request) => request.url))).toEqual([]);
     expect(leaks(pageHtml)).toEqual([]);
     expect(pageHtml).toHaveLength(5);
-    expect(leaks(consoleLines)).toEqual([]);
+    expect(leaks(watched.consoleLines)).toEqual([]);
     const logLines = server!
       .stdout()
       .split('\n')
@@ -365,41 +346,11 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     expect(leaks(logLines)).toEqual([]);
     // Chromium reports each failed answer; the page's own failures (a CSP refusal, a missing
     // file, an exception) would be errors too. Only the refusals the visit provoked are there.
-    expect([...new Set(consoleLines.filter((line) => line.startsWith('error:')))].sort()).toEqual(
+    expect([...new Set(watched.consoleLines.filter((line) => line.startsWith('error:')))].sort()).toEqual(
       [401, 403, 409].map((status) =>
         expect.stringMatching(new RegExp(`^error: Failed to load resource: .* ${status} `)),
       ),
     );
-    expect(pageErrors).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
   });
 });
-
-// What the tests read of elements in the page (compiled without the DOM's types).
-interface Shown {
-  readonly textContent: string | null;
-  closest(selector: string): { getAttribute(name: string): string | null } | null;
-}
-interface Row {
-  readonly cells: ArrayLike<Shown>;
-}
-
-/** An alert region's text once it is shown (role="alert": a screen reader announces it). */
-async function expectAlert(page: Page, selector: string, text: string): Promise<void> {
-  const region = page.locator(selector);
-  await region.filter({ hasText: text.split('\n')[0]! }).waitFor();
-  const role = await region.evaluate((element: Shown) => element.closest('[role=alert]')?.getAttribute('role'));
-  expect(role).toBe('alert');
-  // innerText puts a blank line between paragraphs: one line each is what is compared.
-  expect((await region.innerText()).trim().replace(/\n+/g, '\n')).toBe(text);
-}
-
-async function tableRows(page: Page): Promise<string[][]> {
-  return await page
-    .locator('tbody tr')
-    .evaluateAll((rows: Row[]) => rows.map((row) => Array.from(row.cells, (cell) => cell.textContent ?? '')));
-}
-
-async function details(page: Page): Promise<{ id: string; name: string; tag: string }> {
-  const text = (selector: string) => page.locator(`dl.details ${selector}`).innerText();
-  return { id: await text('dd.id'), name: await text('dd.name'), tag: await text('dd.tag') };
-}

@@ -1,7 +1,9 @@
 import {
   PlantStoreApiError,
   PlantStoreDeadlineError,
+  PlantStoreGoneError,
   PlantStoreNetworkError,
+  PlantStorePreconditionFailedError,
   PlantStoreUnexpectedResponseError,
 } from '@plantstore/client';
 import { describeFailure } from '../src/failure-text.js';
@@ -23,6 +25,24 @@ describe('a failure as the page tells it', () => {
       message: REFUSED,
       tokenProblem: problem,
     });
+  });
+
+  it("tells a deleted plant as its state, in the catalogue's words", () => {
+    const deleted = 'The plant with id 42 was deleted.';
+    expect(describeFailure(new PlantStoreGoneError(410, 41001, deleted, undefined))).toEqual({
+      message: deleted,
+      plantState: 'deleted',
+    });
+  });
+
+  it('tells a plant changed since it was read as that, to a person: no If-Match, no ETag, no status', () => {
+    const ifMatch = 'The plant with id 42 is no longer the one If-Match names; read it again (its ETag), then decide.';
+    const { message, plantState } = describeFailure(
+      new PlantStorePreconditionFailedError(412, 41201, ifMatch, undefined),
+    );
+    expect(plantState).toBe('changed');
+    expect(message).toMatch(/^Someone else changed this plant .*\.$/);
+    expect(message).not.toMatch(/If-Match|ETag|412/i);
   });
 
   it("is the last answer's message when the deadline passed after one", () => {

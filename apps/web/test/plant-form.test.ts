@@ -1,5 +1,5 @@
-import { Plant, PlantValidationError } from '@plantstore/domain';
-import { checkPlantForm } from '../src/plant-form.js';
+import { Plant, PlantId, PlantValidationError } from '@plantstore/domain';
+import { checkPlantChange, checkPlantForm } from '../src/plant-form.js';
 
 describe('the add form, checked by the domain before anything is sent', () => {
   it('gives the client an exact bigint id, and no tag for an empty tag field', () => {
@@ -37,5 +37,30 @@ describe('the add form, checked by the domain before anything is sent', () => {
     expect(checked.problems.get('name')).toBe(
       'name must be 1 to 200 characters long (got 202); name must not contain control characters (U+0000-U+001F, U+007F-U+009F)',
     );
+  });
+});
+
+describe('the edit form, checked as the server checks a PUT before anything is sent', () => {
+  const id = PlantId.fromBigInt(9007199254740993n);
+  if (!(id instanceof PlantId)) throw new Error('an id');
+
+  it('gives the client the new name and tag exactly as typed; an empty tag removes the tag', () => {
+    expect(checkPlantChange(id, { name: ' Ficus lyrata ', tag: 'bright light' })).toEqual({
+      ok: true,
+      change: { name: ' Ficus lyrata ', tag: 'bright light' },
+    });
+    expect(checkPlantChange(id, { name: 'Ficus', tag: '' })).toEqual({ ok: true, change: { name: 'Ficus' } });
+  });
+
+  it("says the server's sentence for the same body, and each field's own problems", () => {
+    const input = { name: '\u3000', tag: 'x'.repeat(65) };
+    const checked = checkPlantChange(id, input);
+    const parsed = Plant.parseReplacement(id, input);
+    if (checked.ok || parsed.ok) throw new Error('an invalid change');
+    expect(checked.sentence).toBe(new PlantValidationError(parsed.violations).message);
+    expect(checked.sentence).toMatch(
+      /^The plant is invalid: name .*; tag must be 1 to 64 characters long \(got 65\)\.$/,
+    );
+    expect([...checked.problems.keys()]).toEqual(['name', 'tag']);
   });
 });

@@ -8,6 +8,8 @@ describe('the routes of the page (the URL fragment)', () => {
     ['#/plants?tag=caf%C3%A9%20%26%20tea', { view: 'catalogue', tag: 'café & tea' }],
     ['#/plants/9007199254740993', { view: 'plant', id: '9007199254740993' }],
     ['#/plants/-9223372036854775808', { view: 'plant', id: '-9223372036854775808' }],
+    ['#/plants/9007199254740993/edit', { view: 'edit-plant', id: '9007199254740993' }],
+    ['#/plants/edit', { view: 'plant', id: 'edit' }],
     ['#/new', { view: 'new-plant' }],
     ['#/somewhere-else', { view: 'catalogue' }],
   ])('%j is %j', (fragment, route) => {
@@ -19,6 +21,9 @@ describe('the routes of the page (the URL fragment)', () => {
     { view: 'catalogue', tag: 'a tag with spaces, commas & ?marks#' },
     { view: 'plant', id: '9223372036854775807' },
     { view: 'plant', id: 'not an id/with a slash' },
+    { view: 'plant', id: 'an id ending/edit' },
+    { view: 'edit-plant', id: '-1' },
+    { view: 'edit-plant', id: 'not an id/edit' },
     { view: 'new-plant' },
   ])('writes %j so that it reads back the same', (route) => {
     expect(routeOf(fragmentOf(route))).toEqual(route);

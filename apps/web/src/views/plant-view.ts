@@ -1,39 +1,44 @@
-import type { Plant } from '@plantstore/client';
-import { PlantId, PlantQueryError } from '@plantstore/domain';
+import type { Plant, PlantWithEtag } from '@plantstore/client';
+import type { PlantId } from '@plantstore/domain';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf } from '../routes.js';
-import { failureAlert } from './failure-alert.js';
-import { callOptions, isLeft, type View, type ViewContext } from './view-context.js';
+import { deletedState, retiredId } from './deleted-state.js';
+import { plantActions } from './plant-actions.js';
+import { loadPlant, plantIdIn } from './plant-loader.js';
+import type { View, ViewContext } from './view-context.js';
+
+/** One plant: its exact id, its name and its tag, and the actions that edit or delete it. */
+export function plantView(idText: string, context: ViewContext): View {
+  const content = h('div', { class: 'plant' });
+  const id = plantIdIn(idText, content);
+  const heading = viewHeading(id === undefined ? 'Plant' : `Plant ${id.toString()}`);
+  const back = h('p', {}, h('a', { href: fragmentOf({ view: 'catalogue' }) }, 'Back to the catalogue'));
+  if (id !== undefined) loadPlant(id, content, context, (read) => showPlant(id, read, content, context, 'actions'));
+  return { element: h('section', { class: 'view' }, heading, content, back), focus: heading };
+}
 
 /**
- * One plant: its exact id, its name and its tag. The actions below them are where changing
- * and removing a plant belong.
+ * The plant as read and its actions. After a delete refused because the plant changed, the
+ * plant as it is now, and the question asked again.
  */
-export function plantView(idText: string, context: ViewContext): View {
-  const id = PlantId.fromCanonical(idText);
-  const heading = viewHeading(id instanceof PlantId ? `Plant ${id.toString()}` : 'Plant');
-  const content = h('div', { class: 'plant' });
-  const back = h('p', {}, h('a', { href: fragmentOf({ view: 'catalogue' }) }, 'Back to the catalogue'));
-  const element = h('section', { class: 'view' }, heading, content, back);
-  if (!(id instanceof PlantId)) {
-    content.append(h('div', { role: 'alert', class: 'failure' }, h('p', {}, new PlantQueryError([id]).message)));
-    return { element, focus: heading };
-  }
-  content.setAttribute('aria-busy', 'true');
-  content.append(h('p', {}, 'Loading the plant…'));
-  context.client.getPlant(id.value, callOptions(context)).then(
-    ({ plant }) => {
-      if (isLeft(context)) return;
-      content.removeAttribute('aria-busy');
-      content.replaceChildren(plantDetails(id, plant), plantActions());
+function showPlant(
+  id: PlantId,
+  read: PlantWithEtag,
+  content: HTMLElement,
+  context: ViewContext,
+  start: 'actions' | 'confirm-again',
+): void {
+  const actions = plantActions(id, read, context, start, {
+    changed: (current) => showPlant(id, current, content, context, 'confirm-again'),
+    deleted: () => {
+      const state = deletedState(`Plant ${id.toString()} was deleted.`, retiredId(id.toString()));
+      content.replaceChildren(state.element);
+      context.announce(`Plant ${id.toString()} was deleted.`);
+      state.heading.focus();
     },
-    (error: unknown) => {
-      if (isLeft(context)) return;
-      content.removeAttribute('aria-busy');
-      content.replaceChildren(failureAlert(error, context));
-    },
-  );
-  return { element, focus: heading };
+  });
+  content.replaceChildren(plantDetails(id, read.plant), actions.element);
+  actions.focus?.focus();
 }
 
 function plantDetails(id: PlantId, plant: Plant): HTMLElement {
@@ -47,12 +52,4 @@ function plantDetails(id: PlantId, plant: Plant): HTMLElement {
     h('dt', {}, 'Tag'),
     h('dd', { class: 'tag' }, plant.tag ?? h('span', { class: 'none' }, 'no tag')),
   );
-}
-
-/**
- * What can be done with the plant. Changing and removing it belong here: they need the plant's
- * ETag (If-Match), which the client's getPlant is to hand back beside the plant.
- */
-function plantActions(): HTMLElement {
-  return h('div', { class: 'plant-actions' });
 }

@@ -1,5 +1,6 @@
 import type { PlantStoreClient } from '@plantstore/client';
 import type { CataloguePages } from '../catalogue-pages.js';
+import type { CallOptions } from '../conditional-changes.js';
 import type { Route } from '../routes.js';
 
 /** What a view is given by the page around it. */
@@ -13,7 +14,7 @@ export interface ViewContext {
   announce(message: string): void;
   /** The walk of the catalogue with this tag, kept while the person moves between views. */
   catalogue(tag: string | undefined): CataloguePages;
-  /** The catalogue changed (a plant was added): the next catalogue view walks it anew. */
+  /** The catalogue changed (a plant was added, changed or deleted): the next catalogue view walks it anew. */
   catalogueChanged(): void;
   /** Forgets the token and asks for another. */
   useAnotherToken(): void;
@@ -26,7 +27,7 @@ export interface View {
 }
 
 /** A deadline for one call the person waits for: longer than the client's own retries usually take. */
-export function callOptions(context: ViewContext): { signal: AbortSignal; deadline: number } {
+export function callOptions(context: ViewContext): CallOptions {
   return { signal: context.signal, deadline: Date.now() + 20_000 };
 }
 

@@ -1,8 +1,8 @@
 import { TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
 import type { DataSource } from 'typeorm';
-import { testEngines } from './engines.js';
-import { clearStore } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 interface ColumnShape {
   readonly name: string;

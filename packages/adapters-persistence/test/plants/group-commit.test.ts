@@ -1,4 +1,4 @@
-import { GroupCommit } from '../src/plants/group-commit.js';
+import { GroupCommit } from '../../src/plants/group-commit.js';
 
 /** A flush under the test's control: it records each batch and waits until the test settles it. */
 class FakeFlush {

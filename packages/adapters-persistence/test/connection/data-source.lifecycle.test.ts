@@ -1,8 +1,8 @@
 import { SqlPlantRepository, migrations } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { testEngines, type TestStore } from './engines.js';
-import { plantRows } from './support/rows.js';
+import { testEngines, type TestStore } from '../engines.js';
+import { plantRows } from '../support/rows.js';
 import { FixedClock } from '@plantstore/domain/testing';
 
 function plant(input: NewPlantInput): Plant {

@@ -1,4 +1,4 @@
-import { retryWhileLocked } from '../src/connection/lock-wait.js';
+import { retryWhileLocked } from '../../src/connection/lock-wait.js';
 
 const locked = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 /** TypeORM's wrapping of a driver error. */

@@ -1,9 +1,9 @@
 import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, type NewPlantInput, type PlantEvent } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { testEngines } from './engines.js';
-import { clearStore, plantRows } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore, plantRows } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 const anEventId: unknown = expect.stringMatching(
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,

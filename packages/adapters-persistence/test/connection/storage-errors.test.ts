@@ -1,7 +1,7 @@
 import { SqlPlantRepository, asStorageError, isStorageUnavailable } from '@plantstore/adapters-persistence';
 import { Plant, StorageUnavailableError } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { sqliteEngine, type TestStore } from './engines.js';
+import { sqliteEngine, type TestStore } from '../engines.js';
 
 function plant(id: string): Plant {
   const parsed = Plant.parse({ id, name: 'Aloe' });

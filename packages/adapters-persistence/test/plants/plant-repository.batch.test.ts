@@ -1,8 +1,8 @@
 import { MAX_ROWS_PER_STATEMENT, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, PlantId, type NewPlantInput } from '@plantstore/domain';
-import { testEngines } from './engines.js';
-import { clearStore, plantRows } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore, plantRows } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T12:00:00.000Z') };
 

@@ -1,4 +1,4 @@
-import { DEFAULT_PG_ADMIN_URL, postgresSkipped, reportIfPostgresSkipped, testEngines } from './engines.js';
+import { DEFAULT_PG_ADMIN_URL, postgresSkipped, reportIfPostgresSkipped, testEngines } from '../engines.js';
 
 describe('which engines the persistence contract runs on', () => {
   it('is SQLite alone on a developer machine without a PostgreSQL URL', () => {

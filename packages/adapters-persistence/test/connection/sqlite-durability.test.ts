@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { sqliteEngine, type TestStore } from './engines.js';
+import { sqliteEngine, type TestStore } from '../engines.js';
 
 // docs/storage.md#durability: a 200 means the plant is durably committed. On SQLite that is WAL with
 // synchronous=FULL (2), which fsyncs the WAL on every commit; NORMAL (1) would not.

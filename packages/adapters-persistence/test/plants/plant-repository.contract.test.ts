@@ -7,9 +7,9 @@ import {
   plantReaderContract,
   plantRepositoryContract,
 } from '@plantstore/domain/testing';
-import { testEngines } from './engines.js';
-import { clearStore, plantRows, provenanceRows } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore, plantRows, provenanceRows } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 const NOW = '2025-06-01T12:34:56.789Z';
 

@@ -1,9 +1,9 @@
 import { TypeOrmTokenRepository, nodeTokenSecrets } from '@plantstore/adapters-persistence';
 import { AuthenticateToken, IssueToken, RevokeToken } from '@plantstore/domain';
 import { FixedClock, tokenRepositoryContract } from '@plantstore/domain/testing';
-import { testEngines } from './engines.js';
-import { clearStore } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 
 // The domain's TokenRepository contract (every field round-trips, unknown hash, duplicate id
 // or hash refused, list order without hashes, first revocation time kept, also when racing).

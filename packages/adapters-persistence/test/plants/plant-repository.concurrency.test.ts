@@ -1,9 +1,9 @@
 import { DEFAULT_MAX_BATCH, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
-import { testEngines } from './engines.js';
-import { clearStore, plantRows } from './support/rows.js';
-import { useFreshStore } from './support/use-store.js';
+import { testEngines } from '../engines.js';
+import { clearStore, plantRows } from '../support/rows.js';
+import { useFreshStore } from '../support/use-store.js';
 import { FixedClock } from '@plantstore/domain/testing';
 
 const clock = new FixedClock('2025-06-01T12:00:00.000Z');

@@ -80,6 +80,9 @@ async function kill(server: ServerProcess): Promise<void> {
   await gone;
 }
 
+/** How long a client keeps sending a create that got no answer or a 503: past any restart or outage of a round. */
+const GIVE_UP_AFTER_MS = 60_000;
+
 /** Sends every body until the server answers it with anything but 503, to whichever server `target()` names then. */
 class Load {
   answered = 0;
@@ -93,25 +96,30 @@ class Load {
       Array.from({ length: concurrency }, async () => {
         while (next < bodies.length) {
           const body = bodies[next++]!;
-          for (let attempt = 1; ; attempt++) {
+          const giveUpAt = Date.now() + GIVE_UP_AFTER_MS;
+          for (;;) {
             const status = await postPlantVia(agent, target(), token, body, 10_000).then(
-              (answer) => answer.status,
-              () => 0,
+              (answer) => String(answer.status),
+              () => 'no answer',
             );
             // No answer (killed, cut) or 503: its outcome is unknown, so the client sends it again.
-            if ((status !== 0 && status !== 503) || attempt === 100) {
-              this.statuses[String(status)] = (this.statuses[String(status)] ?? 0) + 1;
+            const unknown = status === 'no answer' || status === '503';
+            if (!unknown || Date.now() > giveUpAt) {
+              this.count(unknown ? `gave up after ${status}` : status);
               this.answered++;
               break;
             }
-            this.statuses[`retried after ${status || 'no answer'}`] =
-              (this.statuses[`retried after ${status || 'no answer'}`] ?? 0) + 1;
+            this.count(`retried after ${status}`);
             await sleep(100);
           }
           if (pauseMs > 0) await sleep(pauseMs);
         }
       }),
     ).then(() => agent.destroy());
+  }
+
+  private count(outcome: string): void {
+    this.statuses[outcome] = (this.statuses[outcome] ?? 0) + 1;
   }
 }
 

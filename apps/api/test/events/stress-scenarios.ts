@@ -37,6 +37,8 @@ export interface Scenario {
 }
 
 const PLANTS_PER_ROUND = 1_200;
+/** A start may take long while the machine runs other suites beside the rounds. */
+const START_WITHIN_MS = 60_000;
 const REFUSED = 'refused';
 
 function between(low: number, high: number): number {
@@ -68,7 +70,10 @@ function bodyOf(id: bigint, refused = false): string {
 
 /** Started on this world's database and nats-server (`env` may override them), and kept for the cleanup. */
 async function startServer(world: StressWorld, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServerProcess({ DATABASE_URL: world.database.url, NATS_URL: world.nats.url, ...env });
+  const server = await startServerProcess(
+    { DATABASE_URL: world.database.url, NATS_URL: world.nats.url, ...env },
+    START_WITHIN_MS,
+  );
   world.servers.push(server);
   return server;
 }

@@ -54,11 +54,16 @@ function useWorld(engine: TestEngine): () => World {
   }, 30_000);
   afterEach(async () => {
     if (world === undefined) return;
-    await Promise.all(world.servers.map((server) => server.stop()));
-    await world.catalogue?.close();
-    await world.nats.remove();
-    await world.database.drop();
+    const { servers, catalogue, nats, database } = world;
     world = undefined;
+    try {
+      await Promise.all(servers.map((server) => server.stop()));
+      // Rejects when an event stopped the consumer (a plant it held already): the test fails with it.
+      await catalogue?.close();
+    } finally {
+      await nats.remove();
+      await database.drop();
+    }
   }, 30_000);
   return () => world!;
 }

@@ -97,9 +97,12 @@ async function newWorld(engine: TestEngine): Promise<StressWorld> {
 }
 
 async function cleanUp(world: StressWorld): Promise<void> {
-  await Promise.all(world.servers.map((server) => server.stop()));
-  await world.catalogue?.close();
-  await world.proxy?.close();
-  await world.nats.remove();
-  await world.database.drop();
+  try {
+    await Promise.all(world.servers.map((server) => server.stop()));
+    await world.catalogue?.close();
+  } finally {
+    await world.proxy?.close();
+    await world.nats.remove();
+    await world.database.drop();
+  }
 }

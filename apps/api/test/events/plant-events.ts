@@ -28,10 +28,14 @@ export async function startCatalogue(natsUrl: string, durable = 'catalogue'): Pr
   return {
     catalogue,
     following,
+    /** Rejects with what stopped the consumer, if anything did, once everything is closed and removed. */
     async close() {
-      await following.stop();
-      catalogue.close();
-      rmSync(directory, { recursive: true, force: true });
+      try {
+        await following.stop();
+      } finally {
+        catalogue.close();
+        rmSync(directory, { recursive: true, force: true });
+      }
     },
   };
 }

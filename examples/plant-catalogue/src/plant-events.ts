@@ -69,10 +69,14 @@ export async function followPlantEvents(catalogue: PlantCatalogue, options: Foll
     get duplicates() {
       return counts.duplicates;
     },
+    /** Rejects with what stopped the loop, if an event failed to apply; the connection is closed either way. */
     async stop() {
-      await messages.close();
-      await done;
-      await connection.drain();
+      try {
+        await messages.close();
+        await done;
+      } finally {
+        await connection.drain().catch(() => undefined);
+      }
     },
   };
 }

@@ -6,6 +6,7 @@ import { followPlantEvents, PlantCatalogue, type Following } from '../../../../e
 import Database from 'better-sqlite3';
 import { connectPostgres, type TestDatabase } from '../support/engines.js';
 import { getVia, keepAliveAgent, postPlantVia } from '../support/http-post.js';
+import { eventIdBreaks, streamedPlantEvents } from './plant-event-stream.js';
 
 /** The example consumer app, following the stream into its own projection in a temp directory. */
 export interface RunningCatalogue {
@@ -27,10 +28,14 @@ export async function startCatalogue(natsUrl: string, durable = 'catalogue'): Pr
   return {
     catalogue,
     following,
+    /** Rejects with what stopped the consumer, if anything did, once everything is closed and removed. */
     async close() {
-      await following.stop();
-      catalogue.close();
-      rmSync(directory, { recursive: true, force: true });
+      try {
+        await following.stop();
+      } finally {
+        catalogue.close();
+        rmSync(directory, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -113,6 +118,27 @@ export async function untilCatalogueHolds(catalogue: PlantCatalogue, count: numb
   while (catalogue.count() < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   // A little longer, so a duplicate that would arrive late is seen by the assertions.
   await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+/**
+ * The exact-once check: every plant of the table reaches the stream under one event id, and
+ * no other plant does; the consumer's projection holds each plant once, applied once.
+ */
+export async function expectEveryPlantDeliveredOnce(
+  database: TestDatabase,
+  natsUrl: string,
+  { catalogue, following }: RunningCatalogue,
+): Promise<void> {
+  const table = await tableIds(database);
+  await untilCatalogueHolds(catalogue, table.length);
+  expect(table.length).toBeGreaterThan(0);
+  // Read from the stream itself, so a plant under a second event id is named even when the
+  // consumer stopped at it (its projection refuses a plant it holds).
+  const streamed = await streamedPlantEvents(natsUrl);
+  expect(eventIdBreaks(streamed)).toEqual([]);
+  expect([...new Set(streamed.map((event) => event.plantId))].sort()).toEqual(table);
+  expect(catalogueIds(catalogue)).toEqual(table);
+  expect(following.applied).toBe(table.length);
 }
 
 /** A counter's value from GET /metrics. */

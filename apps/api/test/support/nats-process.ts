@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportSkipped } from '../../../../test-support/skipped.js';
@@ -35,6 +34,11 @@ export function natsPresent(): boolean {
 /**
  * A NATS server with JetStream of the test's own, on a free loopback port with its own store,
  * so it can be stopped and started without touching the machine's shared NATS.
+ *
+ * Started (and restarted) means this process listens: it wrote its ports file. A port that
+ * merely accepts may be another server's, taken while this one was stopped (another test, or
+ * another checkout's run), and a relay pointed at it would publish one store's plants into the
+ * other's stream under event ids of its own.
  */
 export async function startNatsProcess(): Promise<NatsProcess> {
   const port = await freePort();
@@ -42,15 +46,22 @@ export async function startNatsProcess(): Promise<NatsProcess> {
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   const start = async (): Promise<void> => {
-    const started = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-      stdio: 'ignore',
-    });
+    const started = spawn(
+      NATS_SERVER,
+      ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '--ports_file_dir', store],
+      { stdio: 'ignore' },
+    );
     child = started;
     exited = new Promise((done) => started.once('exit', () => done()));
+    const listening = join(store, `nats-server_${started.pid}.ports`);
     const deadline = Date.now() + 10_000;
-    while (!(await accepts(port))) {
-      if (started.exitCode !== null) throw new Error(`nats-server on port ${port} exited with ${started.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`nats-server on port ${port} did not start within 10 s`);
+    while (!existsSync(listening)) {
+      if (started.exitCode !== null)
+        throw new Error(`nats-server on port ${port} exited with ${started.exitCode}: is another server on it?`);
+      if (Date.now() > deadline) {
+        started.kill('SIGKILL');
+        throw new Error(`nats-server on port ${port} did not start within 10 s`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -69,15 +80,4 @@ export async function startNatsProcess(): Promise<NatsProcess> {
       rmSync(store, { recursive: true, force: true });
     },
   };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connectTcp(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 }

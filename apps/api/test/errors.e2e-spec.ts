@@ -25,7 +25,7 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(res.body).toEqual({
         error: 40401,
-        message: 'No such route. The API serves POST /plants, GET /plants and GET /plants/{id}.',
+        message: 'No such route. The API serves POST and GET /plants, and GET, PUT and DELETE /plants/{id}.',
       });
     });
 
@@ -45,18 +45,21 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
 
     it.each([
       ['post', '/plants/1'],
-      ['delete', '/plants/-9223372036854775808'],
-      ['put', '/plants/007'],
+      ['patch', '/plants/-9223372036854775808'],
+      ['post', '/plants/007'],
       ['post', '/plants/'],
-    ] as const)('405/40501 with Allow: GET, HEAD for %s %s, naming the route, not the path', async (method, path) => {
-      const res = await request(t.url)[method](path).set('Authorization', `Bearer ${t.token}`);
-      expect(res.status).toBe(405);
-      expect(res.headers['allow']).toBe('GET, HEAD');
-      expect(res.body).toEqual({
-        error: 40501,
-        message: `${method.toUpperCase()} is not allowed on /plants/{id}; allowed: GET, HEAD.`,
-      });
-    });
+    ] as const)(
+      '405/40501 with Allow: GET, HEAD, PUT, DELETE for %s %s, naming the route, not the path',
+      async (method, path) => {
+        const res = await request(t.url)[method](path).set('Authorization', `Bearer ${t.token}`);
+        expect(res.status).toBe(405);
+        expect(res.headers['allow']).toBe('GET, HEAD, PUT, DELETE');
+        expect(res.body).toEqual({
+          error: 40501,
+          message: `${method.toUpperCase()} is not allowed on /plants/{id}; allowed: GET, HEAD, PUT, DELETE.`,
+        });
+      },
+    );
 
     it('404/40401 for a path deeper under /plants', async () => {
       const res = await request(t.url).get('/plants/1/2').set('Authorization', `Bearer ${t.token}`);

@@ -80,7 +80,7 @@ describe('GET /openapi.json: the served contract', () => {
     expect([get.operationId, list.operationId]).toEqual(['getPlant', 'listPlants']);
     expect([get.security, list.security]).toEqual([[{ bearerAuth: [] }], [{ bearerAuth: [] }]]);
     expect(Object.keys(get.responses).sort()).toEqual(
-      ['200', '304', '400', '401', '403', '404', '408', '429', '431', '500', '503'].sort(),
+      ['200', '304', '400', '401', '403', '404', '408', '410', '429', '431', '500', '503'].sort(),
     );
     expect(Object.keys(list.responses).sort()).toEqual(
       ['200', '400', '401', '403', '408', '429', '431', '500', '503'].sort(),
@@ -105,7 +105,7 @@ describe('GET /openapi.json: the served contract', () => {
       }),
     );
     type Parameter = { in: string; name: string; required?: boolean };
-    expect((get.parameters as Parameter[]).map((p) => [p.in, p.name])).toEqual([
+    expect((get.parameters as Parameter[]).map((p) => [p.in, p.name]).sort()).toEqual([
       ['header', 'If-None-Match'],
       ['path', 'id'],
     ]);
@@ -116,10 +116,37 @@ describe('GET /openapi.json: the served contract', () => {
     ]);
   });
 
+  it('describes PUT and DELETE /plants/{id}: If-Match, their bodies and every failure, 410 and 412 included', () => {
+    const replace = document['paths']['/plants/{id}'].put;
+    const remove = document['paths']['/plants/{id}'].delete;
+    expect([replace.operationId, remove.operationId]).toEqual(['replacePlant', 'deletePlant']);
+    expect([replace.security, remove.security]).toEqual([[{ bearerAuth: [] }], [{ bearerAuth: [] }]]);
+    expect(Object.keys(replace.responses).sort()).toEqual(
+      ['200', '400', '401', '403', '404', '408', '410', '412', '413', '415', '429', '431', '500', '501', '503'].sort(),
+    );
+    expect(Object.keys(remove.responses).sort()).toEqual(
+      ['204', '400', '401', '403', '404', '408', '412', '429', '431', '500', '503'].sort(),
+    );
+    expect(replace.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PlantReplacement',
+    });
+    expect(replace.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plant' });
+    expect(Object.keys(replace.responses['200'].headers)).toEqual(['ETag']);
+    expect(replace.responses['412'].content['application/json'].example.error).toBe(41201);
+    expect(replace.responses['410'].content['application/json'].example.error).toBe(41001);
+    expect(remove.responses['204'].content).toBeUndefined();
+    type Parameter = { in: string; name: string };
+    for (const operation of [replace, remove])
+      expect((operation.parameters as Parameter[]).map((p) => [p.in, p.name]).sort()).toEqual([
+        ['header', 'If-Match'],
+        ['path', 'id'],
+      ]);
+  });
+
   it('states the error-code table in its description', () => {
     for (const code of [
-      40000, 40001, 40002, 40003, 40004, 40101, 40102, 40301, 40401, 40402, 40501, 40801, 40901, 41301, 41501, 42901,
-      43101, 50001, 50101, 50301, 50501,
+      40000, 40001, 40002, 40003, 40004, 40101, 40102, 40301, 40401, 40402, 40501, 40801, 40901, 40902, 41001, 41201,
+      41301, 41501, 42901, 43101, 50001, 50101, 50301, 50501,
     ]) {
       expect(document['info'].description).toContain(`| ${code} |`);
     }

@@ -81,13 +81,14 @@ export function DocumentListPlants(): MethodDecorator {
         'Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).',
     }),
     ApiBearerAuth('bearerAuth'),
-    // Listed in the document bottom-up: tags, limit, after.
+    // In the document in this order: tags, limit, after.
     ApiQuery({
-      name: 'after',
+      name: 'tags',
       required: false,
-      schema: { type: 'integer', format: 'int64' },
-      description:
-        'Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it.',
+      style: 'form',
+      explode: true,
+      schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
+      description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
     }),
     ApiQuery({
       name: 'limit',
@@ -102,12 +103,11 @@ export function DocumentListPlants(): MethodDecorator {
       description: `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
     }),
     ApiQuery({
-      name: 'tags',
+      name: 'after',
       required: false,
-      style: 'form',
-      explode: true,
-      schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
-      description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
+      schema: { type: 'integer', format: 'int64' },
+      description:
+        'Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it.',
     }),
     ApiOkResponse({
       description: 'A page of plants, ascending by id.',

@@ -312,12 +312,12 @@ export interface operations {
     listPlants: {
         parameters: {
             query?: {
-                /** @description Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it. */
-                after?: bigint | string;
-                /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
-                limit?: number;
                 /** @description Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly. */
                 tags?: string[];
+                /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
+                limit?: number;
+                /** @description Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it. */
+                after?: bigint | string;
             };
             header?: never;
             path?: never;

@@ -7,12 +7,14 @@ import { Failures } from '../errors/failures.js';
 import { HTTP_OPTIONS, type HttpOptions } from '../ports/di-tokens.js';
 import { headerCount } from '../http/raw-headers.js';
 import { isJsonContentType } from './media-type.js';
-import { LARGE_BODY_BYTES, parseTurn } from './parse-turns.js';
+import { LARGE_BODY_BYTES, ParseTurns } from './parse-turns.js';
 import { readBody } from './read-body.js';
 
 /** Request → JSON object, in the order of docs/http-api.md#order-of-checks: media type, size, syntax, object. */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonObject>> {
+  private readonly turns = new ParseTurns();
+
   constructor(@Inject(HTTP_OPTIONS) private readonly options: HttpOptions) {}
 
   async transform(request: FastifyRequest): Promise<JsonObject> {
@@ -25,7 +27,7 @@ export class JsonBodyPipe implements PipeTransform<FastifyRequest, Promise<JsonO
     if (contentCodings.length > 0) throw new ApiError(Failures.contentCoded(contentCodings));
     if (!isJsonContentType(request.headers['content-type'])) throw new ApiError(Failures.notJson);
     const body = await readBody(request.raw, this.options.bodyLimitBytes);
-    if (body.length >= LARGE_BODY_BYTES) await parseTurn();
+    if (body.length >= LARGE_BODY_BYTES) await this.turns.next();
     const reading = readJsonObject(body, 'The request body');
     if (reading.ok) return reading.object;
     const code = reading.problem === 'not-an-object' ? ErrorCode.NotAnObject : ErrorCode.InvalidJson;

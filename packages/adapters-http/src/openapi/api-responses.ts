@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { PlantPageQuery } from '@plantstore/domain';
 import { ErrorCode, statusOf } from '../errors/error-codes.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { ErrorSchema } from './api-schemas.js';
@@ -33,8 +34,7 @@ const INVALID_ID: Failure = {
 };
 const INVALID_LIMIT: Failure = {
   code: ErrorCode.InvalidParameter,
-  message:
-    'The request parameters are invalid: limit must be a whole number from 1 to 1000 in canonical decimal form (no sign, no leading zero).',
+  message: `The request parameters are invalid: limit must be a whole number from 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form (no sign, no leading zero).`,
 };
 
 const NO_SUCH_PLANT: DocumentedFailure = {

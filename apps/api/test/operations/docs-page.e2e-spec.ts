@@ -1,43 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
-import { reportSkipped } from '../../../../test-support/skipped.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../../test-support/chromium.js';
 import { useTestApp } from '../support/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-output');
-
-/**
- * Debian's Chromium, installed by .ci/run. In CI its absence fails the suite; elsewhere the
- * suite says how to get it and passes over the browser.
- */
-function chromiumPresent(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env['CI'] === 'true')
-    throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
-  reportSkipped('the docs page in a headless browser', `install ${CHROMIUM} (apt-get install chromium)`);
-  return false;
-}
 
 describe('GET /docs in a real browser', () => {
   const t = useTestApp();
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (!chromiumPresent()) return;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium('the docs page in a headless browser');
   }, 60_000);
   afterAll(() => browser?.close());
 

@@ -1,34 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { reportSkipped } from '../../../../test-support/skipped.js';
+import type { Page } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-/**
- * Debian's Chromium (installed by .ci/run), headless, with the docs page test's flags. In CI
- * its absence fails the suite; elsewhere the suite says how to get it and passes over it.
- */
-export async function launchChromium(what: string): Promise<Browser | undefined> {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env['CI'] === 'true')
-      throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
-    reportSkipped(what, `install ${CHROMIUM} (apt-get install chromium)`);
-    return undefined;
-  }
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
+export { launchChromium } from '../../../../test-support/chromium.js';
 
 // Scripts run in the page are strings: the tests are compiled without the DOM's types.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

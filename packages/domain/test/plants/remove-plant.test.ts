@@ -1,6 +1,6 @@
 import { CreatePlant, GetPlant, RemovePlant, StorageUnavailableError } from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 const plant = validPlant(PlantInputMother.withTag('Araceae'));
 

@@ -8,7 +8,7 @@ import {
   type TokenSecrets,
 } from '@plantstore/domain';
 import { DeterministicTokenSecrets, FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
-import { tokenFixture } from './support/token-fixture.js';
+import { tokenFixture } from '../support/token-fixture.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,5 @@
 import { insertFirstOfEachId, settleCreate, type InsertOutcome, type Plant } from '@plantstore/domain';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 type Settled = PromiseSettledResult<InsertOutcome>;
 

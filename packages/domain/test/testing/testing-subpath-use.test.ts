@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 // dependency-cruiser does not see imports of workspace packages (they resolve into dist/, which
 // it excludes), so this test keeps the test doubles out of production code instead.
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 function productionSources(): string[] {
   return ['packages', 'apps'].flatMap((group) =>

@@ -6,7 +6,7 @@ import {
   G_CLEF,
   TextMother,
   codePointLabel,
-} from './mothers/text-mother.js';
+} from '../mothers/text-mother.js';
 
 /** name and tag share one rule with different limits: the same cases run against both. */
 const fields = [

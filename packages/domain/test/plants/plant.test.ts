@@ -1,6 +1,6 @@
 import { Plant, PlantId, PlantValidationError } from '@plantstore/domain';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
-import { TextMother } from './mothers/text-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
+import { TextMother } from '../mothers/text-mother.js';
 
 describe('Plant.parse', () => {
   it('builds a plant from valid input, keeping each field exactly', () => {

@@ -1,4 +1,4 @@
-import { tokenFixture } from './support/token-fixture.js';
+import { tokenFixture } from '../support/token-fixture.js';
 
 describe('RevokeToken', () => {
   it('answers not-found for an unknown id and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import { PlantCreated } from '@plantstore/domain';
-import { validPlant } from './mothers/plant-input-mother.js';
+import { validPlant } from '../mothers/plant-input-mother.js';
 
 const EVENT_ID = '0b6f3c9e-2d4a-4f1b-9c8e-7a5d3b2e1f00';
 const CREATED_AT = new Date('2026-11-22T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { principalForTests } from '@plantstore/domain/testing';
-import { tokenFixture } from './support/token-fixture.js';
+import { tokenFixture } from '../support/token-fixture.js';
 
 const HOUR = 3_600_000;
 

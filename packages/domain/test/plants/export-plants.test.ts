@@ -1,6 +1,6 @@
 import { ExportPlants, PlantId } from '@plantstore/domain';
 import { InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 async function collect(plants: AsyncIterable<{ id: PlantId }>): Promise<string[]> {
   const ids: string[] = [];

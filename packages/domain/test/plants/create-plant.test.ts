@@ -6,7 +6,7 @@ import {
   type NewPlantInput,
 } from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 function setUp() {
   const plants = new InMemoryPlantRepository();

@@ -1,5 +1,5 @@
 import { PlantCreated, PlantDeleted, PlantId, PlantUpdated, plantEventFromJSON } from '@plantstore/domain';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 const EVENT_ID = '0f8e2c4a-7b1d-4e9f-a2c3-5d6e7f8a9b0c';
 const AT = new Date('2025-06-02T12:00:00.000Z');

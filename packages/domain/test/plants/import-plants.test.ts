@@ -6,7 +6,7 @@ import {
   type ImportTotals,
 } from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 type Line = ImportLine<string>;
 

@@ -1,6 +1,6 @@
 import { ChangePlant, MAX_CHANGE_ATTEMPTS, StorageUnavailableError, type Plant } from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
-import { PlantInputMother, validPlant } from './mothers/plant-input-mother.js';
+import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 const CREATED = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T12:00:00.000Z') };
 

@@ -1,5 +1,5 @@
 import type { Plant, PlantId, PlantRetirement, PlantRevision } from '@plantstore/domain';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
 import { isStorageUnavailable } from '../connection/storage-errors.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
 import { byIdAscending, fulfilled, rejected, type IsoTimeText } from './plant-rows.js';
@@ -37,9 +37,8 @@ export class SqlPlantChanges {
     private readonly sql: PlantSql,
     private readonly times: IsoTimeText,
     maxBatch: number,
-    options: GroupCommitOptions<PlantChange>,
   ) {
-    this.changes = new GroupCommit((batch) => this.changeEachAlone(batch), maxBatch, options);
+    this.changes = new GroupCommit((batch) => this.changeEachAlone(batch), maxBatch);
   }
 
   submit(change: PlantChange): Promise<boolean> {

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname } from 'node:path';
+import { changeReport } from './change-report.mjs';
 import { cpuPartsReport, readProfile } from './cpu-parts-report.mjs';
 import { postgresSettings, rawCommitRate } from './databases.mjs';
 import { readReport } from './read-scenario.mjs';
@@ -100,7 +101,7 @@ const loadAverage = () =>
  * Prints the report and, when nothing failed, saves it as bench/results/<date>-<machine>[-variant].md;
  * the run's exit code.
  */
-export function printAndSave({ runs, reads, targets, environment }) {
+export function printAndSave({ runs, reads, changes, targets, environment }) {
   environment.lines.push(`load average at end ${loadAverage()}`);
   const profiles = Object.fromEntries(
     targets.filter((target) => target.profileDir).map((target) => [target.name, readProfile(target.profileDir)]),
@@ -115,10 +116,18 @@ export function printAndSave({ runs, reads, targets, environment }) {
           ),
         ]
       : []),
+    ...(changes
+      ? [
+          changeReport(
+            changes,
+            runs.filter((r) => r.target === 'project'),
+          ),
+        ]
+      : []),
     ...(PROFILE ? [cpuPartsReport({ profiles, runs, reads, connectionCounts: CONNECTIONS })] : []),
   ].join('\n');
   console.log(markdown);
-  if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed)) return 1;
+  if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed) || changes?.runs.some((r) => r.failed)) return 1;
   // Only a complete run is kept: bench/results/<date>-<machine>[-variant].md.
   const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : '', PROFILE ? 'profile' : '']
     .filter(Boolean)

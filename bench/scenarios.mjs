@@ -3,15 +3,19 @@
 // hits all of them alike): a warm-up, then POST /plants by autocannon (load.mjs, pinned to the
 // load CPU) with a new unique int64 id per request, while the server's RSS is sampled and its
 // CPU time read; then the rows written are counted against the 2xx. Then reads on the project
-// (read-scenario.mjs), and the relay's floor on the servers' CPU (relay-floor.mjs, outbox-cost.mjs).
+// (read-scenario.mjs), its list pages, changes and deletes (change-scenario.mjs), and the
+// relay's floor on the servers' CPU (relay-floor.mjs, outbox-cost.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isCleaningUp } from './cleanup.mjs';
-import { countRows, settledRowCount, storedIds } from './databases.mjs';
+import { measureChanges } from './change-scenario.mjs';
+import { countRows, queryNumber, settledNumber, settledRowCount, storedIds } from './databases.mjs';
 import { cpuUs, startRssSampler, stopChild, tail, track } from './processes.mjs';
 import { measureReads } from './read-scenario.mjs';
+import { median } from './report.mjs';
+import { importPlants } from './seed-plants.mjs';
 import { sinceStart } from './servers.mjs';
 import {
   CONNECTIONS,
@@ -24,6 +28,7 @@ import {
   READ_CONNECTIONS,
   REPEAT,
   ROOT,
+  ROUTES,
   SERVER_CPU,
   TIMEOUT_S,
   WARMUP_S,
@@ -79,15 +84,18 @@ async function measure(target, connections, round) {
   return run;
 }
 
-async function runLoad(port, token, connections, durationS, tmp, read = undefined) {
-  const idBase = ID_BASE + BigInt(runIndex++) * (1n << 32n);
+/** A fresh range of 2^32 ids, disjoint from every other of this bench run. */
+const nextIdBase = () => ID_BASE + BigInt(runIndex++) * (1n << 32n);
+
+/** One run of bench/load.mjs; `requests` picks what it sends other than creates (load-requests.mjs). */
+async function runLoad(port, token, connections, durationS, tmp, requests = {}) {
   const config = {
     url: `http://127.0.0.1:${port}`,
     connections,
     durationS,
     timeoutS: TIMEOUT_S,
-    idBase: String(idBase),
-    ...(read ? { read } : {}),
+    idBase: String(nextIdBase()),
+    ...requests,
   };
   const [command, args] = pinned(LOAD_CPU, process.execPath, [join(ROOT, 'bench/load.mjs'), JSON.stringify(config)]);
   const errPath = join(tmp, `load-${runIndex}.err`);
@@ -126,9 +134,45 @@ export async function measureProjectReads(targets) {
       storedIds: (limit) => storedIds(project, limit),
       seed: () => runLoad(port, project.token, 16, 2, project.tmp),
       load: ({ connections, durationS, read }) =>
-        runLoad(port, project.token, connections, durationS, project.tmp, read),
+        runLoad(port, project.token, connections, durationS, project.tmp, { read }),
       cpuUs: () => cpuUs(child.pid),
       sinceStart: () => sinceStart(project),
+    },
+  });
+}
+
+/** List pages, changes and deletes on the project server, after the reads; undefined when left out. */
+export async function measureProjectChanges(targets, runs) {
+  const project = targets.find((target) => target.name === 'project');
+  if (!project || ROUTES.length === 0 || isCleaningUp()) return undefined;
+  const { child, port } = project.server;
+  const createRates = new Map(
+    CONNECTIONS.map((connections) => [
+      connections,
+      median(
+        runs
+          .filter((r) => r.target === 'project' && r.connections === connections && !r.failed)
+          .map((r) => r.reqPerSec),
+      ),
+    ]),
+  );
+  return measureChanges({
+    routes: ROUTES,
+    connectionCounts: CONNECTIONS,
+    rounds: REPEAT,
+    warmupS: WARMUP_S,
+    durationS: DURATION_S,
+    createRates,
+    log: (line) => process.stderr.write(line),
+    io: {
+      storedIds: (limit) => storedIds(project, limit),
+      nextIdBase,
+      seed: (first, count) => importPlants({ databaseUrl: project.env.DATABASE_URL, first, count, dir: project.tmp }),
+      load: ({ connections, durationS, ...requests }) =>
+        runLoad(port, project.token, connections, durationS, project.tmp, requests),
+      cpuUs: () => cpuUs(child.pid),
+      sinceStart: () => sinceStart(project),
+      settledNumber: (sql) => settledNumber(() => queryNumber(project, sql)),
     },
   });
 }

@@ -17,11 +17,18 @@ const cpuPer2xx = (runs) => median(runs.map((r) => (r.ok2xx > 0 ? r.cpuUs / r.ok
 
 /** The markdown section; `createRuns` are the project's create runs of the same bench run. */
 export function changeReport({ ids, seeded, runs }, createRuns) {
+  const has = (route) => runs.some((r) => r.route === route);
   const out = [
     '',
     '### Lists, changes and deletes: project',
     '',
-    `- list pages of ${LIST_LIMIT} after each of ${fmt(ids)} stored ids in turn; PUT a new name to those ids in turn (no If-Match); DELETE each of ${fmt(seeded)} plants stored for it (\`plantstore plants import\`) once`,
+    `- ${[
+      has('list') && `list pages of ${LIST_LIMIT} after each of ${fmt(ids)} stored ids in turn`,
+      has('put') && `PUT a new name to ${fmt(ids)} stored ids in turn (no If-Match)`,
+      has('delete') && `DELETE each of ${fmt(seeded)} plants stored for it (\`plantstore plants import\`) once`,
+    ]
+      .filter(Boolean)
+      .join('; ')}`,
     "- ÷ create CPU: over the project's POST /plants in this run at the same connection count; a list's 2xx is a page",
     '- written: versions raised (PUT) or tombstones added (DELETE), counted by a separate connection: at least the 2xx, at most one more per connection',
     '',

@@ -26,7 +26,8 @@ const WRITTEN = {
  * Runs the scenario. `createRates` maps each connection count to the project's create req/s;
  * `io` is the driver's: `storedIds(limit)`, `seed(first, count)` (stores plants with those ids),
  * `nextIdBase()` (a fresh id range), `load(config)` (bench/load.mjs, one run), `cpuUs()`,
- * `sinceStart()`, and `settledNumber(sql)` (a number read from the store once it stops moving).
+ * `sinceStart()`, `startRssSampler()` (processes.mjs's, on the server) and `settledNumber(sql)`
+ * (a number read from the store once it stops moving).
  */
 export async function measureChanges({ routes, connectionCounts, rounds, warmupS, durationS, createRates, io, log }) {
   const ids = await io.storedIds(Math.max(MIN_IDS, 8 * Math.max(...connectionCounts)));
@@ -56,11 +57,16 @@ export async function measureChanges({ routes, connectionCounts, rounds, warmupS
         try {
           if (warmupS > 0) await load(route, connections, warmupS);
           const before = WRITTEN[route] ? await io.settledNumber(WRITTEN[route]) : 0;
+          const stopRss = io.startRssSampler();
           const cpuBefore = io.cpuUs();
           const from = io.sinceStart();
-          Object.assign(run, await load(route, connections, durationS));
-          run.cpuUs = io.cpuUs() - cpuBefore;
-          run.window = [from, io.sinceStart()];
+          try {
+            Object.assign(run, await load(route, connections, durationS));
+          } finally {
+            run.cpuUs = io.cpuUs() - cpuBefore;
+            run.window = [from, io.sinceStart()];
+            run.peakRssMb = stopRss().total / 1024;
+          }
           if (WRITTEN[route]) run.written = (await io.settledNumber(WRITTEN[route])) - before;
         } catch (error) {
           run.failed = error.message;

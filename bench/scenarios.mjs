@@ -52,7 +52,7 @@ export async function measureCreates(targets, runs) {
 /** One warm-up and one measured run of `target` at `connections`; the figures of the measured one. */
 async function measure(target, connections, round) {
   const run = { target: target.name, connections, round };
-  const { child, port, logPath } = target.server;
+  const { child, pid, port, logPath } = target.server;
   try {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${target.name} server has exited:\n${tail(logPath)}`);
@@ -61,14 +61,14 @@ async function measure(target, connections, round) {
     );
     if (WARMUP_S > 0) await runLoad(port, target.token, connections, WARMUP_S, target.tmp);
     const before = await settledRowCount(target);
-    const stopRss = startRssSampler(child.pid);
-    const cpuBefore = cpuUs(child.pid);
+    const stopRss = startRssSampler(pid);
+    const cpuBefore = cpuUs(pid);
     const from = sinceStart(target);
     let load;
     try {
       load = await runLoad(port, target.token, connections, DURATION_S, target.tmp);
     } finally {
-      run.cpuUs = cpuUs(child.pid) - cpuBefore;
+      run.cpuUs = cpuUs(pid) - cpuBefore;
       run.window = [from, sinceStart(target)];
       const peakRss = stopRss();
       run.peakRssMb = peakRss.total / 1024;
@@ -123,7 +123,7 @@ async function runLoad(port, token, connections, durationS, tmp, requests = {}) 
 export async function measureProjectReads(targets) {
   const project = targets.find((target) => target.name === 'project');
   if (!project || READ_CONNECTIONS === 0 || isCleaningUp()) return undefined;
-  const { child, port } = project.server;
+  const { pid, port } = project.server;
   return measureReads({
     connections: READ_CONNECTIONS,
     rounds: REPEAT,
@@ -135,7 +135,7 @@ export async function measureProjectReads(targets) {
       seed: () => runLoad(port, project.token, 16, 2, project.tmp),
       load: ({ connections, durationS, read }) =>
         runLoad(port, project.token, connections, durationS, project.tmp, { read }),
-      cpuUs: () => cpuUs(child.pid),
+      cpuUs: () => cpuUs(pid),
       sinceStart: () => sinceStart(project),
     },
   });
@@ -145,7 +145,7 @@ export async function measureProjectReads(targets) {
 export async function measureProjectChanges(targets, runs) {
   const project = targets.find((target) => target.name === 'project');
   if (!project || ROUTES.length === 0 || isCleaningUp()) return undefined;
-  const { child, port } = project.server;
+  const { pid, port } = project.server;
   const createRates = new Map(
     CONNECTIONS.map((connections) => [
       connections,
@@ -170,9 +170,10 @@ export async function measureProjectChanges(targets, runs) {
       seed: (first, count) => importPlants({ databaseUrl: project.env.DATABASE_URL, first, count, dir: project.tmp }),
       load: ({ connections, durationS, ...requests }) =>
         runLoad(port, project.token, connections, durationS, project.tmp, requests),
-      cpuUs: () => cpuUs(child.pid),
+      cpuUs: () => cpuUs(pid),
       sinceStart: () => sinceStart(project),
       settledNumber: (sql) => settledNumber(() => queryNumber(project, sql)),
+      startRssSampler: () => startRssSampler(pid),
     },
   });
 }

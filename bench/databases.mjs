@@ -39,7 +39,11 @@ export function postgresSettings() {
 /** Rows in `table` (plant, or the outbox), read by a separate connection (committed rows only). */
 export async function countRows(target, table = 'plant') {
   if (target.storesNothing) return 0;
-  const sql = `SELECT count(*) AS n FROM ${table}`;
+  return queryNumber(target, `SELECT count(*) AS n FROM ${table}`);
+}
+
+/** The number in column `n` of the one row `sql` answers, read by a separate connection. */
+export async function queryNumber(target, sql) {
   if (target.pgUrl) return withPgClient(target.pgUrl, async (client) => Number((await client.query(sql)).rows[0].n));
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(target.sqlitePath, { readonly: true, fileMustExist: true, timeout: 5000 });
@@ -50,9 +54,9 @@ export async function countRows(target, table = 'plant') {
   }
 }
 
-/** Up to `limit` stored plant ids as decimal text (read by a separate connection). */
+/** Up to `limit` ids of live plants as decimal text (read by a separate connection). */
 export async function storedIds(target, limit) {
-  const sql = `SELECT CAST(id AS TEXT) AS id FROM plant ORDER BY id LIMIT ${Number(limit)}`;
+  const sql = `SELECT CAST(id AS TEXT) AS id FROM plant WHERE deleted_at IS NULL ORDER BY id LIMIT ${Number(limit)}`;
   if (target.pgUrl)
     return withPgClient(target.pgUrl, async (client) => (await client.query(sql)).rows.map((r) => r.id));
   const Database = persistenceRequire('better-sqlite3');
@@ -68,11 +72,14 @@ export async function storedIds(target, limit) {
 }
 
 /** Waits until the row count stops moving (requests cut off at the end of a run may still commit). */
-export async function settledRowCount(target) {
-  let last = await countRows(target);
+export const settledRowCount = (target) => settledNumber(() => countRows(target));
+
+/** Waits until `read()` answers the same twice in a row, 200 ms apart (at most 5 s); its last answer. */
+export async function settledNumber(read) {
+  let last = await read();
   for (let stable = 0, i = 0; stable < 2 && i < 25; i++) {
     await sleep(200);
-    const now = await countRows(target);
+    const now = await read();
     stable = now === last ? stable + 1 : 0;
     last = now;
   }

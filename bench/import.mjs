@@ -7,6 +7,8 @@
 // (BENCH_IMPORT_EVENTS). It samples the CLI's RSS from /proc every 50 ms, runs the same import
 // a second time (every line unchanged: the re-run cost), checks the row count, and prints one
 // markdown table, saved under bench/results/. Temp files and the database are always removed.
+// With BENCH_IMPORT_TOMBSTONES=N it compares instead an import into an empty store with one
+// into a store holding N tombstones (bench/import-tombstones.mjs).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -15,6 +17,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPostgresDatabase, withPostgres } from '../test-support/postgres.mjs';
+import { compareWithTombstones } from './import-tombstones.mjs';
 import { writeResult } from './results.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +32,13 @@ const DATABASE_URL = process.env.DATABASE_URL || '';
 const EVENTS = { off: ['off'], on: ['on'], both: ['off', 'on'] }[process.env.BENCH_IMPORT_EVENTS || 'both'];
 if (EVENTS === undefined) {
   console.error('bench: BENCH_IMPORT_EVENTS must be off, on or both');
+  process.exit(2);
+}
+// Tombstones in the second store of the comparison; 0: the runs above instead.
+const TOMBSTONES = Number(process.env.BENCH_IMPORT_TOMBSTONES || 0);
+const ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS || 3);
+if (![TOMBSTONES, ROUNDS].every(Number.isInteger) || TOMBSTONES < 0 || ROUNDS < 1 || ROUNDS > 20) {
+  console.error('bench: BENCH_IMPORT_TOMBSTONES must be a whole number, BENCH_IMPORT_ROUNDS one from 1 to 20');
   process.exit(2);
 }
 const POSTGRES = /^postgres(ql)?:\/\//i.test(DATABASE_URL);
@@ -49,13 +59,16 @@ async function cleanup() {
   for (const database of pgDatabases.splice(0)) await database.drop().catch(() => {});
 }
 
-/** Plants with ids spread over the whole int64 range (both signs, beyond 2^53), names and tags of realistic length. */
+const STEP = (2n ** 64n - 1n) / BigInt(PLANTS + 1);
+/** The i-th generated plant's id: spread over the whole int64 range (both signs, beyond 2^53). */
+const generatedId = (i) => -(2n ** 63n) + STEP * BigInt(i + 1);
+
+/** The generated plants, with names and tags of realistic length. */
 async function writePlants(path) {
   const out = createWriteStream(path);
-  const step = (2n ** 64n - 1n) / BigInt(PLANTS + 1);
   let text = '';
   for (let i = 0; i < PLANTS; i++) {
-    const id = -(2n ** 63n) + step * BigInt(i + 1);
+    const id = generatedId(i);
     text += `{"id":${id},"name":"Plant number ${i}","tag":"family ${i % 97}"}\n`;
     if (text.length > 1 << 20) {
       if (!out.write(text)) await once(out, 'drain');
@@ -92,13 +105,13 @@ async function runImport(file, databaseUrl) {
   return { summary: JSON.parse(stdout.trimEnd().split('\n').at(-1)), peakMb: peakKb / 1024 };
 }
 
-async function countRows(databaseUrl) {
-  if (POSTGRES)
-    return withPostgres(databaseUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM plant')).rows[0].n));
+async function countRows(databaseUrl, where = 'true') {
+  const sql = `SELECT count(*) AS n FROM plant WHERE ${where}`;
+  if (POSTGRES) return withPostgres(databaseUrl, async (c) => Number((await c.query(sql)).rows[0].n));
   const Database = persistenceRequire('better-sqlite3');
   const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
   try {
-    return Number(db.prepare('SELECT count(*) AS n FROM plant').get().n);
+    return Number(db.prepare(sql).get().n);
   } finally {
     db.close();
   }
@@ -110,6 +123,18 @@ async function freshDatabase(name) {
   const database = await createPostgresDatabase(DATABASE_URL, 'plantstore_bench_');
   pgDatabases.push(database);
   return database.url;
+}
+
+/** Removes a database once measured, so that rounds do not fill the disk. */
+async function discardDatabase(databaseUrl) {
+  if (!POSTGRES) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(databaseUrl.slice('sqlite:'.length) + suffix, { force: true });
+    return;
+  }
+  const database = pgDatabases.find((d) => d.url === databaseUrl);
+  if (!database) return;
+  pgDatabases.splice(pgDatabases.indexOf(database), 1);
+  await database.drop();
 }
 
 async function enableEvents(databaseUrl) {
@@ -125,6 +150,7 @@ async function main() {
   const file = join(dir, 'plants.ndjson');
   process.stderr.write(`bench: writing ${PLANTS.toLocaleString('en-US')} plants…\n`);
   await writePlants(file);
+  if (TOMBSTONES > 0) return tombstoneComparison(file);
   const runs = [];
   for (const events of EVENTS) {
     const databaseUrl = await freshDatabase(`events-${events}`);
@@ -165,6 +191,33 @@ async function main() {
   if (allRows)
     console.log(`\nsaved to ${writeResult('pnpm bench:import', report, POSTGRES ? 'import-postgres' : 'import')}`);
   else process.exitCode = 1;
+}
+
+async function tombstoneComparison(file) {
+  const { markdown, ok } = await compareWithTombstones({
+    file,
+    plants: PLANTS,
+    tombstones: TOMBSTONES,
+    rounds: ROUNDS,
+    log: (line) => process.stderr.write(line),
+    io: { freshDatabase, runImport, count: countRows, discard: discardDatabase, generatedId },
+  });
+  const engine = POSTGRES ? 'PostgreSQL' : 'SQLite (WAL, synchronous=FULL)';
+  const report = [
+    `\nImport into a store holding tombstones: ${PLANTS.toLocaleString('en-US')} plants, ${engine}, ${ROUNDS} round(s)`,
+    `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, Node ${process.version}, batch size ${BATCH_SIZE || 'default (1000)'}\n`,
+    markdown,
+  ].join('\n');
+  console.log(report);
+  if (!ok) {
+    process.exitCode = 1;
+    return;
+  }
+  const variant = `import-tombstones${POSTGRES ? '-postgres' : ''}`;
+  console.log(`\nsaved to ${writeResult('pnpm bench:import', report, variant)}`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));

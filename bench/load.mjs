@@ -1,13 +1,13 @@
 // Load generator for `pnpm bench`: one autocannon run, started by bench/run.mjs in its own
 // process (pinned to another core than the server) so the load does not share the server's
 // CPU. Input: one JSON argument. Output: one JSON line on stdout with the figures the driver
-// needs. Every request is a POST /plants with a unique id (base + counter), so no request
-// is a replay of another; with `"read": ["<id>", …]` every request is a GET /plants/{id}
-// instead, cycling through those (stored) ids.
+// needs. What each request is (a create with a new id by default; reads, list pages, PUTs or
+// DELETEs when the config says so) is bench/load-requests.mjs's.
 //
 //   BENCH_LOAD_TOKEN=pst_… node bench/load.mjs \
 //     '{"url":"http://127.0.0.1:3000","connections":16,"durationS":10,"idBase":"123456789","timeoutS":10}'
 import autocannon from 'autocannon';
+import { requestsFor } from './load-requests.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const url = String(config.url);
@@ -16,45 +16,16 @@ if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url))
 const connections = Number(config.connections);
 const durationS = Number(config.durationS);
 const timeoutS = Number(config.timeoutS ?? 10);
-let nextId = BigInt(config.idBase ?? 0);
-const readIds = Array.isArray(config.read) ? config.read.map(String) : undefined;
-let nextRead = 0;
+let instance;
+const { requests, used, exhausted } = requestsFor(config, () => instance.stop());
 
-// Ids stay below 2^53 in the driver's choice of bases, so any JSON parser reads them exactly;
-// they are written as decimal literals, exactly as a client would send an int64.
-const requests = readIds
-  ? [
-      {
-        method: 'GET',
-        setupRequest(request) {
-          request.path = `/plants/${readIds[nextRead++ % readIds.length]}`;
-          return request;
-        },
-      },
-    ]
-  : [
-      {
-        method: 'POST',
-        path: '/plants',
-        setupRequest(request) {
-          const id = nextId;
-          nextId += 1n;
-          request.body = `{"id":${id},"name":"Monstera deliciosa","tag":"bench"}`;
-          return request;
-        },
-      },
-    ];
-
-const instance = autocannon({
+instance = autocannon({
   url,
   connections,
   pipelining: 1,
   duration: durationS,
   timeout: timeoutS,
-  headers: {
-    authorization: `Bearer ${process.env.BENCH_LOAD_TOKEN}`,
-    ...(readIds ? {} : { 'content-type': 'application/json' }),
-  },
+  headers: { authorization: `Bearer ${process.env.BENCH_LOAD_TOKEN}` },
   requests,
 });
 
@@ -79,6 +50,7 @@ const summary = {
   timeouts: result.timeouts,
   resets: result.resets,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
-  idsUsed: readIds ? '0' : String(nextId - BigInt(config.idBase)),
+  idsUsed: String(used()),
+  ranOutOfIds: exhausted(),
 };
 process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -2,7 +2,8 @@
 // start so that none outlives the run, stopped with a grace period, and read from /proc for
 // the report's CPU and RSS columns.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename } from 'node:path';
 
 const children = new Set();
 let closed = false;
@@ -95,4 +96,42 @@ export function startRssSampler(pid) {
     sample();
     return peak;
   };
+}
+
+/** The node process under `pid` (itself included) one of whose arguments ends with `script`, or undefined. */
+export function descendantRunning(pid, script) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  for (const queue = [pid]; queue.length > 0;) {
+    const next = queue.shift();
+    try {
+      const args = readFileSync(`/proc/${next}/cmdline`, 'utf8').split('\0');
+      // Not the shell that runs the script line, which names the script too.
+      const isNode = /^node/.test(basename(readlinkSync(`/proc/${next}/exe`)));
+      if (isNode && args.some((arg) => arg.endsWith(script))) return next;
+    } catch {
+      // Exited meanwhile.
+    }
+    queue.push(...(children.get(next) ?? []));
+  }
+  return undefined;
+}
+
+/** How a running process was started: its executable and one variable of its environment (undefined when unset). */
+export function startedAs(pid, variable) {
+  try {
+    const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const value = env.find((entry) => entry.startsWith(`${variable}=`))?.slice(variable.length + 1);
+    return { executable: readlinkSync(`/proc/${pid}/exe`), value };
+  } catch {
+    return { executable: undefined, value: undefined };
+  }
 }

@@ -7,7 +7,7 @@ export const fmt = (n, digits = 0) =>
     ? '—'
     : Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-function median(values) {
+export function median(values) {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   const mid = sorted.length >> 1;

@@ -4,9 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname } from 'node:path';
+import { changeReport } from './change-report.mjs';
 import { cpuPartsReport, readProfile } from './cpu-parts-report.mjs';
 import { postgresSettings, rawCommitRate } from './databases.mjs';
 import { readReport } from './read-scenario.mjs';
+import { rssReport } from './rss-report.mjs';
 import { fmt, report } from './report.mjs';
 import { writeResult } from './results.mjs';
 import {
@@ -25,6 +27,7 @@ import {
   REPEAT,
   SERVER_CPU,
   SERVER_MALLOC_ARENA_MAX,
+  SERVER_NODE,
   SERVER_NODE_ARGS,
   TIMEOUT_S,
   TMPFS,
@@ -49,15 +52,20 @@ export function describeRun() {
       : `no pinning (${HAS_TASKSET ? `${CPUS} CPU(s)` : 'taskset not found'}${process.env.BENCH_PIN === '0' ? ', BENCH_PIN=0' : ''})`,
   );
   lines.push(
-    `POST /plants, unique int64 ids, pipelining 1; per run a ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${REPEAT} interleaved round(s) per connection count, medians shown; request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}; servers MALLOC_ARENA_MAX=${SERVER_MALLOC_ARENA_MAX}`,
+    `POST /plants, unique int64 ids, pipelining 1; per run a ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${REPEAT} interleaved round(s) per connection count, medians shown; request timeout ${TIMEOUT_S} s; project LOG_LEVEL=${LOG_LEVEL}${SERVER_NODE_ARGS.length ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}; bare servers MALLOC_ARENA_MAX=${SERVER_MALLOC_ARENA_MAX}, the project's as they set it (below)`,
   );
   lines.push(
     NATS_URL
       ? `project: PlantCreated relay on, publishing to ${NATS_URL} (BENCH_NATS_URL)`
       : 'project: PlantCreated relay off, so events are off and the outbox stays empty (set BENCH_NATS_URL to publish them)',
   );
+  lines.push(
+    `project on node ${nodeVersion(SERVER_NODE)}${SERVER_NODE === process.execPath ? '' : ' (BENCH_SERVER_NODE)'}`,
+  );
   if (COMPARE_ROOT)
     lines.push(`project before: ${describeCheckout(COMPARE_ROOT)}, on node ${nodeVersion(COMPARE_NODE)}`);
+  else if (COMPARE_NODE !== process.execPath)
+    lines.push(`project on BENCH_COMPARE_NODE: node ${nodeVersion(COMPARE_NODE)}`);
   return { engine, lines };
 }
 
@@ -100,7 +108,7 @@ const loadAverage = () =>
  * Prints the report and, when nothing failed, saves it as bench/results/<date>-<machine>[-variant].md;
  * the run's exit code.
  */
-export function printAndSave({ runs, reads, targets, environment }) {
+export function printAndSave({ runs, reads, changes, targets, environment }) {
   environment.lines.push(`load average at end ${loadAverage()}`);
   const profiles = Object.fromEntries(
     targets.filter((target) => target.profileDir).map((target) => [target.name, readProfile(target.profileDir)]),
@@ -115,10 +123,19 @@ export function printAndSave({ runs, reads, targets, environment }) {
           ),
         ]
       : []),
+    ...(changes
+      ? [
+          changeReport(
+            changes,
+            runs.filter((r) => r.target === 'project'),
+          ),
+        ]
+      : []),
+    rssReport({ targets, runs, changes }),
     ...(PROFILE ? [cpuPartsReport({ profiles, runs, reads, connectionCounts: CONNECTIONS })] : []),
   ].join('\n');
   console.log(markdown);
-  if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed)) return 1;
+  if (runs.some((r) => r.failed) || reads?.runs.some((r) => r.failed) || changes?.runs.some((r) => r.failed)) return 1;
   // Only a complete run is kept: bench/results/<date>-<machine>[-variant].md.
   const variant = [POSTGRES ? 'postgres' : '', TMPFS ? 'tmpfs' : '', PROFILE ? 'profile' : '']
     .filter(Boolean)

@@ -1,9 +1,10 @@
 // `pnpm bench` (run after `pnpm build`): POST /plants on the project's server beside bare
-// baselines, and what it costs. See bench/README.md. A run, in the order it happens:
+// baselines, and what it costs; then the project's other routes. See bench/README.md. A run, in the order it happens:
 //
 //   settings.mjs    what the BENCH_* variables ask for
 //   servers.mjs     which servers run, each on a database of its own (databases.mjs), and how they start
-//   scenarios.mjs   what load each run applies: creates in interleaved rounds, reads, the relay's floor
+//   scenarios.mjs   what load each run applies: creates in interleaved rounds, reads, list pages,
+//                   changes and deletes (change-scenario.mjs), the relay's floor
 //   run-report.mjs  what is printed, and saved under bench/results/ when every run completed
 //   cleanup.mjs     children (processes.mjs), temp dirs and databases removed, also on failure,
 //                   Ctrl-C or the overall time limit
@@ -12,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { cleanUpOnSignalsAndTimeLimit, cleanup, tempDirUnder } from './cleanup.mjs';
 import { describeDatabases, describeRun, printAndSave } from './run-report.mjs';
-import { measureCreates, measureProjectReads, measureRelayFloor } from './scenarios.mjs';
+import { measureCreates, measureProjectChanges, measureProjectReads, measureRelayFloor } from './scenarios.mjs';
 import { giveDatabases, serversToRun, startServers, stopServers } from './servers.mjs';
 import { LOAD_CPU, OVERALL_LIMIT_MS, PIN, POSTGRES, TMPFS, TMPFS_DIR } from './settings.mjs';
 
@@ -30,10 +31,12 @@ async function main() {
 
   const runs = [];
   let reads;
+  let changes;
   try {
     await startServers(targets);
     await measureCreates(targets, runs);
     reads = await measureProjectReads(targets);
+    changes = await measureProjectChanges(targets, runs);
     const relayFloor = measureRelayFloor(tmp);
     if (relayFloor) environment.relayFloor = relayFloor;
   } catch (error) {
@@ -41,7 +44,7 @@ async function main() {
   } finally {
     await stopServers(targets, runs);
   }
-  return printAndSave({ runs, reads, targets, environment });
+  return printAndSave({ runs, reads, changes, targets, environment });
 }
 
 const stopTimeLimit = cleanUpOnSignalsAndTimeLimit(OVERALL_LIMIT_MS);

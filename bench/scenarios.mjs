@@ -3,15 +3,19 @@
 // hits all of them alike): a warm-up, then POST /plants by autocannon (load.mjs, pinned to the
 // load CPU) with a new unique int64 id per request, while the server's RSS is sampled and its
 // CPU time read; then the rows written are counted against the 2xx. Then reads on the project
-// (read-scenario.mjs), and the relay's floor on the servers' CPU (relay-floor.mjs, outbox-cost.mjs).
+// (read-scenario.mjs), its list pages, changes and deletes (change-scenario.mjs), and the
+// relay's floor on the servers' CPU (relay-floor.mjs, outbox-cost.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isCleaningUp } from './cleanup.mjs';
-import { countRows, settledRowCount, storedIds } from './databases.mjs';
+import { measureChanges } from './change-scenario.mjs';
+import { countRows, queryNumber, settledNumber, settledRowCount, storedIds } from './databases.mjs';
 import { cpuUs, startRssSampler, stopChild, tail, track } from './processes.mjs';
 import { measureReads } from './read-scenario.mjs';
+import { median } from './report.mjs';
+import { importPlants } from './seed-plants.mjs';
 import { sinceStart } from './servers.mjs';
 import {
   CONNECTIONS,
@@ -24,6 +28,7 @@ import {
   READ_CONNECTIONS,
   REPEAT,
   ROOT,
+  ROUTES,
   SERVER_CPU,
   TIMEOUT_S,
   WARMUP_S,
@@ -47,7 +52,7 @@ export async function measureCreates(targets, runs) {
 /** One warm-up and one measured run of `target` at `connections`; the figures of the measured one. */
 async function measure(target, connections, round) {
   const run = { target: target.name, connections, round };
-  const { child, port, logPath } = target.server;
+  const { child, pid, port, logPath } = target.server;
   try {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${target.name} server has exited:\n${tail(logPath)}`);
@@ -56,14 +61,14 @@ async function measure(target, connections, round) {
     );
     if (WARMUP_S > 0) await runLoad(port, target.token, connections, WARMUP_S, target.tmp);
     const before = await settledRowCount(target);
-    const stopRss = startRssSampler(child.pid);
-    const cpuBefore = cpuUs(child.pid);
+    const stopRss = startRssSampler(pid);
+    const cpuBefore = cpuUs(pid);
     const from = sinceStart(target);
     let load;
     try {
       load = await runLoad(port, target.token, connections, DURATION_S, target.tmp);
     } finally {
-      run.cpuUs = cpuUs(child.pid) - cpuBefore;
+      run.cpuUs = cpuUs(pid) - cpuBefore;
       run.window = [from, sinceStart(target)];
       const peakRss = stopRss();
       run.peakRssMb = peakRss.total / 1024;
@@ -79,15 +84,18 @@ async function measure(target, connections, round) {
   return run;
 }
 
-async function runLoad(port, token, connections, durationS, tmp, read = undefined) {
-  const idBase = ID_BASE + BigInt(runIndex++) * (1n << 32n);
+/** A fresh range of 2^32 ids, disjoint from every other of this bench run. */
+const nextIdBase = () => ID_BASE + BigInt(runIndex++) * (1n << 32n);
+
+/** One run of bench/load.mjs; `requests` picks what it sends other than creates (load-requests.mjs). */
+async function runLoad(port, token, connections, durationS, tmp, requests = {}) {
   const config = {
     url: `http://127.0.0.1:${port}`,
     connections,
     durationS,
     timeoutS: TIMEOUT_S,
-    idBase: String(idBase),
-    ...(read ? { read } : {}),
+    idBase: String(nextIdBase()),
+    ...requests,
   };
   const [command, args] = pinned(LOAD_CPU, process.execPath, [join(ROOT, 'bench/load.mjs'), JSON.stringify(config)]);
   const errPath = join(tmp, `load-${runIndex}.err`);
@@ -115,7 +123,7 @@ async function runLoad(port, token, connections, durationS, tmp, read = undefine
 export async function measureProjectReads(targets) {
   const project = targets.find((target) => target.name === 'project');
   if (!project || READ_CONNECTIONS === 0 || isCleaningUp()) return undefined;
-  const { child, port } = project.server;
+  const { pid, port } = project.server;
   return measureReads({
     connections: READ_CONNECTIONS,
     rounds: REPEAT,
@@ -126,9 +134,46 @@ export async function measureProjectReads(targets) {
       storedIds: (limit) => storedIds(project, limit),
       seed: () => runLoad(port, project.token, 16, 2, project.tmp),
       load: ({ connections, durationS, read }) =>
-        runLoad(port, project.token, connections, durationS, project.tmp, read),
-      cpuUs: () => cpuUs(child.pid),
+        runLoad(port, project.token, connections, durationS, project.tmp, { read }),
+      cpuUs: () => cpuUs(pid),
       sinceStart: () => sinceStart(project),
+    },
+  });
+}
+
+/** List pages, changes and deletes on the project server, after the reads; undefined when left out. */
+export async function measureProjectChanges(targets, runs) {
+  const project = targets.find((target) => target.name === 'project');
+  if (!project || ROUTES.length === 0 || isCleaningUp()) return undefined;
+  const { pid, port } = project.server;
+  const createRates = new Map(
+    CONNECTIONS.map((connections) => [
+      connections,
+      median(
+        runs
+          .filter((r) => r.target === 'project' && r.connections === connections && !r.failed)
+          .map((r) => r.reqPerSec),
+      ),
+    ]),
+  );
+  return measureChanges({
+    routes: ROUTES,
+    connectionCounts: CONNECTIONS,
+    rounds: REPEAT,
+    warmupS: WARMUP_S,
+    durationS: DURATION_S,
+    createRates,
+    log: (line) => process.stderr.write(line),
+    io: {
+      storedIds: (limit) => storedIds(project, limit),
+      nextIdBase,
+      seed: (first, count) => importPlants({ databaseUrl: project.env.DATABASE_URL, first, count, dir: project.tmp }),
+      load: ({ connections, durationS, ...requests }) =>
+        runLoad(port, project.token, connections, durationS, project.tmp, requests),
+      cpuUs: () => cpuUs(pid),
+      sinceStart: () => sinceStart(project),
+      settledNumber: (sql) => settledNumber(() => queryNumber(project, sql)),
+      startRssSampler: () => startRssSampler(pid),
     },
   });
 }

@@ -1,7 +1,10 @@
 // The servers under test, each on a fresh database of its own and a free 127.0.0.1 port,
-// pinned to the servers' CPU: the project's production build, the checkout it is compared with
-// (BENCH_COMPARE_ROOT), the project with its relay off, the two bare baselines
+// pinned to the servers' CPU: the project's production build (as `node apps/api/dist/main.js`
+// and through `pnpm start`), the checkout or Node it is compared with (BENCH_COMPARE_ROOT,
+// BENCH_COMPARE_NODE), the project with its relay off, the two bare baselines
 // (baseline-server.mjs) and the stack floor (stack-floor-server.mjs). BENCH_ONLY picks them.
+// The project's servers get no MALLOC_ARENA_MAX from the bench, as from an operator who
+// starts them the ways the README shows: they set it themselves.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
@@ -9,7 +12,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { freePort } from '../test-support/free-port.mjs';
 import { createPgDatabase } from './databases.mjs';
-import { rssKb, sleep, stopChild, tail, track } from './processes.mjs';
+import { descendantRunning, rssKb, sleep, startedAs, stopChild, tail, track } from './processes.mjs';
 import {
   COMPARE_NODE,
   COMPARE_ROOT,
@@ -22,8 +25,11 @@ import {
   ROOT,
   SERVER_CPU,
   SERVER_MALLOC_ARENA_MAX,
+  SERVER_NODE,
   SERVER_NODE_ARGS,
 } from './settings.mjs';
+
+const SERVER_MAIN = 'apps/api/dist/main.js';
 
 /** The servers BENCH_ONLY asks for, in the order each round runs them; `tmp` holds their files. */
 export function serversToRun(tmp) {
@@ -32,18 +38,31 @@ export function serversToRun(tmp) {
     {
       name: 'project',
       label: 'project',
+      startedAs: '`node apps/api/dist/main.js`',
       root: ROOT,
-      script: join(ROOT, 'apps/api/dist/main.js'),
+      node: SERVER_NODE,
+      script: join(ROOT, SERVER_MAIN),
       nodeArgs: SERVER_NODE_ARGS,
       env: { LOG_LEVEL, NATS_URL },
       relays: Boolean(NATS_URL),
     },
     {
+      // The README's first way to start it: pnpm runs the build, then node (the project's own).
+      name: 'start',
+      label: 'project via pnpm start',
+      startedAs: '`pnpm start`',
+      root: ROOT,
+      command: ['pnpm', ['start']],
+      nodeArgs: [],
+      env: { LOG_LEVEL, NATS_URL, npm_config_update_notifier: 'false' },
+    },
+    {
       name: 'before',
-      label: 'project before (BENCH_COMPARE_ROOT)',
-      root: COMPARE_ROOT,
+      label: COMPARE_ROOT ? 'project before (BENCH_COMPARE_ROOT)' : 'project on BENCH_COMPARE_NODE',
+      startedAs: '`node apps/api/dist/main.js`',
+      root: COMPARE_ROOT || ROOT,
       node: COMPARE_NODE,
-      script: join(COMPARE_ROOT, 'apps/api/dist/main.js'),
+      script: join(COMPARE_ROOT || ROOT, SERVER_MAIN),
       nodeArgs: SERVER_NODE_ARGS,
       env: { LOG_LEVEL, NATS_URL },
     },
@@ -52,8 +71,10 @@ export function serversToRun(tmp) {
       // publishing to BENCH_NATS_URL, for what the relay costs per create.
       name: 'quiet',
       label: 'project, relay off',
+      startedAs: '`node apps/api/dist/main.js`',
       root: ROOT,
-      script: join(ROOT, 'apps/api/dist/main.js'),
+      node: SERVER_NODE,
+      script: join(ROOT, SERVER_MAIN),
       nodeArgs: SERVER_NODE_ARGS,
       env: { LOG_LEVEL, NATS_URL: '' },
     },
@@ -117,21 +138,31 @@ async function startTarget(target) {
   target.server = await startServer(target);
   if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
-  target.idleRssMb = rssKb(target.server.child.pid).total / 1024; // started, migrated, token ready: before any load
+  target.idleRssMb = rssKb(target.server.pid).total / 1024; // started, migrated, token ready: before any load
+  if (target.root) target.started = describeStart(target.server.pid);
+}
+
+/** The Node a server runs on and the MALLOC_ARENA_MAX it runs with, read from /proc. */
+function describeStart(pid) {
+  const { executable, value } = startedAs(pid, 'MALLOC_ARENA_MAX');
+  const version = executable && spawnSync(executable, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+  return { nodeVersion: version || 'unknown', mallocArenaMax: value };
 }
 
 async function startServer(target) {
   const port = await freePort();
   const logPath = join(target.tmp, `${target.name}.log`);
   const logFd = openSync(logPath, 'w');
-  const [command, args] = pinned(SERVER_CPU, target.node ?? process.execPath, [...target.nodeArgs, target.script]);
+  const [command, args] = target.command
+    ? pinned(SERVER_CPU, ...target.command)
+    : pinned(SERVER_CPU, target.node ?? process.execPath, [...target.nodeArgs, target.script]);
   const startedAt = Date.now();
   const child = track(
     spawn(command, args, {
       cwd: ROOT,
-      // Every server with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
       env: {
-        MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+        // The bare servers with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
+        ...(target.root ? {} : { MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX }),
         ...process.env,
         ...target.env,
         HOST: '127.0.0.1',
@@ -142,7 +173,9 @@ async function startServer(target) {
     target.name,
   );
   closeSync(logFd);
-  const deadline = Date.now() + 60_000;
+  // `pnpm start` builds first.
+  const startS = target.command ? 300 : 60;
+  const deadline = Date.now() + startS * 1000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -151,10 +184,14 @@ async function startServer(target) {
     }
     const status = await httpGet(port, '/healthz');
     if (status !== null) break; // it answers HTTP: listening, migrations applied
-    if (Date.now() > deadline) throw new Error(`${target.name} server did not answer within 60 s:\n${tail(logPath)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${target.name} server did not answer within ${startS} s:\n${tail(logPath)}`);
     await sleep(100);
   }
-  return { child, port, logPath, startedAt };
+  // The node process that serves, whose CPU and RSS are read: under `pnpm start`, a descendant.
+  const pid = target.command ? descendantRunning(child.pid, SERVER_MAIN) : child.pid;
+  if (pid === undefined) throw new Error(`${target.name}: no process running ${SERVER_MAIN} under pid ${child.pid}`);
+  return { child, pid, port, logPath, startedAt };
 }
 
 function httpGet(port, path, timeoutMs = 1000) {
@@ -211,7 +248,16 @@ export async function stopServers(targets, runs) {
 
 async function stopTarget(target, anyMeasured) {
   if (!target.server) return;
-  const { child, logPath } = target.server;
+  const { child, pid, logPath } = target.server;
+  // pnpm is not relied on to pass SIGTERM on: the server gets it, and pnpm then exits with its status.
+  if (pid !== child.pid) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone: pnpm's exit says how.
+    }
+    await Promise.race([child.exited, sleep(15_000)]);
+  }
   const { code, signal } = await stopChild(child);
   if (code !== 0)
     process.stderr.write(

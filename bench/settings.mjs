@@ -35,16 +35,31 @@ export const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '16,128').split(','
 export const REPEAT = envNumber('BENCH_REPEAT', 3, 1, 20);
 // The read scenario (bench/read-scenario.mjs) on the project server; 0 leaves it out.
 export const READ_CONNECTIONS = envNumber('BENCH_READ_CONNECTIONS', 128, 0, 10_000);
-// Which servers run: a comma list of project, request, group; `baseline` means both bare ones.
+// The other routes on the project after the reads (bench/change-scenario.mjs): a comma list of
+// list, put, delete; `none` leaves them out.
+const ROUTE_NAMES = ['list', 'put', 'delete'];
+export const ROUTES = (process.env.BENCH_ROUTES || ROUTE_NAMES.join(','))
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== 'none');
+if (ROUTES.some((name) => !ROUTE_NAMES.includes(name))) {
+  console.error('bench: BENCH_ROUTES must be a comma list of list, put, delete, or none');
+  process.exit(2);
+}
+// Which servers run: a comma list of project, start (the project through `pnpm start`),
+// request, group; `baseline` means both bare ones.
 export const ONLY = new Set(
-  (process.env.BENCH_ONLY || 'project,baseline')
+  (process.env.BENCH_ONLY || 'project,start,baseline')
     .split(',')
     .map((name) => name.trim())
     .flatMap((name) => (name === 'baseline' ? ['request', 'group'] : [name])),
 );
-if (ONLY.size === 0 || [...ONLY].some((name) => !['project', 'request', 'group', 'floor', 'quiet'].includes(name))) {
+if (
+  ONLY.size === 0 ||
+  [...ONLY].some((name) => !['project', 'start', 'request', 'group', 'floor', 'quiet'].includes(name))
+) {
   console.error(
-    'bench: BENCH_ONLY must be a comma list of project, request, group, baseline (= request,group), floor, quiet',
+    'bench: BENCH_ONLY must be a comma list of project, start, request, group, baseline (= request,group), floor, quiet',
   );
   process.exit(2);
 }
@@ -60,8 +75,21 @@ if (COMPARE_ROOT) {
   }
   ONLY.add('before');
 }
-// The Node that runs the "before" server (default: this one), to measure a change of runtime.
+// The Node that runs the "before" server (default: this one), to measure a change of runtime;
+// without BENCH_COMPARE_ROOT, "before" is this checkout on that Node (Node 24 beside 26, say).
 export const COMPARE_NODE = process.env.BENCH_COMPARE_NODE ? resolve(process.env.BENCH_COMPARE_NODE) : process.execPath;
+if (process.env.BENCH_COMPARE_NODE) ONLY.add('before');
+// The Node that runs the project server (default: this one).
+export const SERVER_NODE = process.env.BENCH_SERVER_NODE ? resolve(process.env.BENCH_SERVER_NODE) : process.execPath;
+for (const [name, node] of [
+  ['BENCH_COMPARE_NODE', COMPARE_NODE],
+  ['BENCH_SERVER_NODE', SERVER_NODE],
+]) {
+  if (!existsSync(node)) {
+    console.error(`bench: ${name} must be the path of a node binary (no ${node})`);
+    process.exit(2);
+  }
+}
 // CPU-only mode: SQLite files on tmpfs; on PostgreSQL, commits that do not wait for the WAL flush.
 export const TMPFS = process.env.BENCH_TMPFS === '1';
 export const TMPFS_DIR = '/dev/shm';
@@ -81,14 +109,17 @@ if (DATABASE_URL && !POSTGRES) {
 
 export const HAS_TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 export const CPUS = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+// The bare servers' malloc setting, as the image's; the project's servers get none from the
+// bench (only the shell's, if set): they set their own (apps/api/src/malloc-arenas.ts).
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX || '2';
 export const PIN = HAS_TASKSET && CPUS >= 2 && process.env.BENCH_PIN !== '0';
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 
 // Overall bound: every phase is bounded; this catches anything that is not.
+const PER_RUN_S = WARMUP_S + DURATION_S + 2 * TIMEOUT_S + 30;
 export const OVERALL_LIMIT_MS =
-  (ONLY.size * (REPEAT * CONNECTIONS.length * (WARMUP_S + DURATION_S + 2 * TIMEOUT_S + 30) + 120) + 60) * 1000;
+  ((ONLY.size + ROUTES.length) * (REPEAT * CONNECTIONS.length * PER_RUN_S + 120) + REPEAT * PER_RUN_S + 360) * 1000;
 
 /** `command args` pinned to `cpu` with taskset when pinning is on: [command, args] for spawn. */
 export function pinned(cpu, command, args) {

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-const run = (args) => spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+const run = (args, env = {}) =>
+  spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 
 // Built once first: node --watch needs the server's main.js before it can start, and the
 // server the catalogue page (apps/web, rebuilt by `pnpm build`).
@@ -23,7 +24,10 @@ if (!built([tsc, '-b']) || !built(['apps/web/scripts/build.mjs'])) {
 
 const children = [
   run([tsc, '-b', '--watch', '--preserveWatchOutput']),
-  run(['--watch', '--watch-preserve-output', 'apps/api/dist/main.js']),
+  // The server's malloc setting from here: under --watch it cannot restart itself with it (apps/api/src/malloc-arenas.ts).
+  run(['--watch', '--watch-preserve-output', 'apps/api/dist/main.js'], {
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  }),
 ];
 let exitCode;
 

@@ -1,9 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 
 const MIB = 1024 * 1024;
+
+/** A variable of a running process's environment, as glibc saw it when the process started. */
+function environmentOf(pid: number, name: string): string | undefined {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  return entries.find((entry) => entry.startsWith(`${name}=`))?.slice(name.length + 1);
+}
 
 /** One gauge of prom-client's default metrics, read from GET /metrics. */
 async function heapSpaceSize(url: string, space: string): Promise<number> {
@@ -39,5 +45,24 @@ describe('memory settings of the built server', () => {
       NODE_OPTIONS: '--max-semi-space-size=32',
     });
     expect(await heapSpaceSize(server.url, 'new')).toBeGreaterThan(16 * MIB);
+  });
+
+  // apps/api/src/malloc-arenas.ts: the same pid, restarted once with the variable.
+  const onLinux = process.platform === 'linux' ? it : it.skip;
+
+  onLinux('restarts itself with MALLOC_ARENA_MAX=2 when the environment has none', async () => {
+    server = await startBuiltServer({
+      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      MALLOC_ARENA_MAX: undefined,
+    });
+    expect(environmentOf(server.pid, 'MALLOC_ARENA_MAX')).toBe('2');
+  });
+
+  onLinux("keeps the operator's MALLOC_ARENA_MAX", async () => {
+    server = await startBuiltServer({
+      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      MALLOC_ARENA_MAX: '4',
+    });
+    expect(environmentOf(server.pid, 'MALLOC_ARENA_MAX')).toBe('4');
   });
 });

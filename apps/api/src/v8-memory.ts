@@ -7,8 +7,8 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * Node flags given by the operator (command line or NODE_OPTIONS) win over these.
  */
 
-/** Young generation (both semi-spaces) once serving: what `--max-semi-space-size=8` would give. */
-export const YOUNG_GENERATION_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Young generation (both semi-spaces) once serving: what `--max-semi-space-size=4` would give. */
+export const YOUNG_GENERATION_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Old generation: next full collection at 125 % of what the last one kept. */
 export const OLD_GENERATION_GROWING_PERCENT = 25;
 

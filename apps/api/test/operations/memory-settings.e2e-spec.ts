@@ -34,9 +34,9 @@ describe('memory settings of the built server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps the young generation within 16 MiB when started as a bare node process', async () => {
+  it('keeps the young generation within 8 MiB when started as a bare node process', async () => {
     server = await startBuiltServer({ DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}` });
-    expect(await heapSpaceSize(server.url, 'new')).toBeLessThanOrEqual(16 * MIB);
+    expect(await heapSpaceSize(server.url, 'new')).toBeLessThanOrEqual(8 * MIB);
   });
 
   it('leaves the young generation to the operator who sets it on the command line', async () => {
@@ -44,7 +44,7 @@ describe('memory settings of the built server', () => {
       DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
       NODE_OPTIONS: '--max-semi-space-size=32',
     });
-    expect(await heapSpaceSize(server.url, 'new')).toBeGreaterThan(16 * MIB);
+    expect(await heapSpaceSize(server.url, 'new')).toBeGreaterThan(8 * MIB);
   });
 
   // apps/api/src/malloc-arenas.ts: the same pid, restarted once with the variable.

@@ -34,7 +34,7 @@ interface Tally {
 
 if (!enabled) {
   reportSkipped(
-    'the plant event stress rounds (one event id per plant under faults)',
+    'the plant event stress rounds (one event id per change under faults)',
     'PLANTSTORE_TEST_EVENTS_STRESS=<rounds of each scenario>, with nats-server',
   );
   describe('plant events under stress', () => it.todo('needs PLANTSTORE_TEST_EVENTS_STRESS=<rounds>'));

@@ -14,7 +14,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     clearInterval(report);
     void following.stop().then(() => {
       console.log(
-        JSON.stringify({ plants: catalogue.count(), applied: following.applied, duplicates: following.duplicates }),
+        JSON.stringify({
+          plants: catalogue.count(),
+          applied: following.applied,
+          duplicates: following.duplicates,
+          early: following.early,
+        }),
       );
       catalogue.close();
     });

@@ -1,11 +1,23 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { PlantCreated } from '@plantstore/domain';
+import { plantEventFromJSON, type PlantEvent } from '@plantstore/domain';
 import type { PlantCatalogue } from './catalogue.js';
 
-/** As the Plant Store's README documents them ("Consuming plant events"). */
+/** As the Plant Store's docs/events.md documents them: every plant event, created, updated and deleted. */
 export const PLANT_EVENTS_STREAM = 'PLANTSTORE_PLANTS';
-export const PLANT_CREATED_SUBJECT = 'plantstore.plants.created';
+export const PLANT_EVENT_SUBJECTS = 'plantstore.plants.>';
+
+/**
+ * An event that comes before the version it follows is redelivered after a pause that doubles
+ * from 100 ms up to 5 s (the missing one is on its way: published by another instance of the
+ * store, or held back by an outage). After GAP_REDELIVERIES (about 10 minutes) the stream is
+ * taken to lack that version, which no waiting fills, and the consumer stops.
+ */
+export const GAP_REDELIVERIES = 130;
+
+export function redeliveryDelayMs(deliveries: number): number {
+  return Math.min(5_000, 100 * 2 ** Math.min(deliveries - 1, 6));
+}
 
 export interface FollowOptions {
   readonly servers: string;
@@ -17,16 +29,20 @@ export interface FollowOptions {
 }
 
 export interface Following {
-  /** Events applied, and redeliveries ignored, since start. */
+  /** Events applied, and redeliveries or stale versions ignored, since start. */
   readonly applied: number;
   readonly duplicates: number;
+  /** Deliveries put back for later: each came before the version it follows. */
+  readonly early: number;
   stop(): Promise<void>;
 }
 
 /**
- * Follows the store's PlantCreated events into the catalogue with a durable pull consumer.
- * A message is acknowledged only after its event is applied (or found applied before): a
- * crash in between means a redelivery, which the catalogue ignores by event id.
+ * Follows the store's plant events into the catalogue with a durable pull consumer. A message
+ * is acknowledged only after its event is applied (or found applied before): a crash in between
+ * means a redelivery, which the catalogue ignores by event id. An event ahead of its plant's
+ * next version is not acknowledged but put back (`nak` with a delay), to come again once the
+ * version before it has been applied.
  */
 export async function followPlantEvents(catalogue: PlantCatalogue, options: FollowOptions): Promise<Following> {
   const log = options.log ?? (() => undefined);
@@ -45,19 +61,28 @@ export async function followPlantEvents(catalogue: PlantCatalogue, options: Foll
   }
   const consumer = await jetstream(connection).consumers.get(PLANT_EVENTS_STREAM, options.durable);
   const messages = await consumer.consume({ max_messages: 256 });
-  const counts = { applied: 0, duplicates: 0 };
+  const counts = { applied: 0, duplicates: 0, early: 0 };
   const done = (async () => {
     for await (const message of messages) {
-      let event: PlantCreated;
+      let event: PlantEvent;
       try {
-        event = PlantCreated.fromJSON(message.json());
+        event = plantEventFromJSON(message.json());
       } catch (error) {
         // Not an event this app understands: never redeliver it.
         log(`dropping message ${message.seq}: ${(error as Error).message}`);
         message.term();
         continue;
       }
-      if (catalogue.apply(event)) counts.applied++;
+      const outcome = catalogue.apply(event);
+      if (outcome === 'early') {
+        const deliveries = message.info.deliveryCount;
+        if (deliveries >= GAP_REDELIVERIES)
+          throw new Error(`plant ${event.plantId} never got the version before ${event.version} (${event.eventId})`);
+        counts.early++;
+        message.nak(redeliveryDelayMs(deliveries));
+        continue;
+      }
+      if (outcome === 'applied') counts.applied++;
       else counts.duplicates++;
       message.ack();
     }
@@ -68,6 +93,9 @@ export async function followPlantEvents(catalogue: PlantCatalogue, options: Foll
     },
     get duplicates() {
       return counts.duplicates;
+    },
+    get early() {
+      return counts.early;
     },
     /** Rejects with what stopped the loop, if an event failed to apply; the connection is closed either way. */
     async stop() {
@@ -95,7 +123,7 @@ async function addDurableConsumer(
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        filter_subject: PLANT_CREATED_SUBJECT,
+        filter_subject: PLANT_EVENT_SUBJECTS,
       });
       return;
     } catch (error) {

@@ -8,6 +8,8 @@ const READ_WITHIN_MS = 60_000;
 export interface StreamedPlantEvent {
   readonly eventId: string;
   readonly plantId: string;
+  /** The version the event made: 1 for a create. */
+  readonly version: number;
 }
 
 /**
@@ -27,8 +29,8 @@ export async function streamedPlantEvents(natsUrl: string): Promise<StreamedPlan
     while (events.length < state.messages && Date.now() < giveUpAt) {
       const messages = await reader.fetch({ max_messages: state.messages - events.length, expires: 2_000 });
       for await (const message of messages) {
-        const { eventId, plantId } = message.json<StreamedPlantEvent>();
-        events.push({ eventId, plantId });
+        const { eventId, plantId, version } = message.json<StreamedPlantEvent>();
+        events.push({ eventId, plantId, version });
         if (events.length === state.messages) break;
       }
     }
@@ -41,30 +43,33 @@ export async function streamedPlantEvents(natsUrl: string): Promise<StreamedPlan
 }
 
 /**
- * What breaks "one event id per change": a plant under several event ids (a consumer that
- * dedupes by event id would apply its creation twice) or an event id carried by several
- * plants. Empty when every event id maps to one plant and every plant to one event id; a
+ * What breaks "one event id per change": one change (plant id, version) under several event ids
+ * (a consumer that dedupes by event id would apply it twice) or an event id carried by several
+ * changes. Empty when every event id maps to one change and every change to one event id; a
  * repeated message with the same pair is a duplicate, which consumers absorb, not a break.
  */
 export function eventIdBreaks(events: readonly StreamedPlantEvent[]): string[] {
-  const eventIdsOfPlant = groupDistinct(
-    events,
-    (event) => event.plantId,
-    (event) => event.eventId,
-  );
-  const plantsOfEventId = groupDistinct(
-    events,
-    (event) => event.eventId,
-    (event) => event.plantId,
-  );
+  const change = (event: StreamedPlantEvent) => `${event.plantId} v${event.version}`;
+  const eventIdsOfChange = groupDistinct(events, change, (event) => event.eventId);
+  const changesOfEventId = groupDistinct(events, (event) => event.eventId, change);
   return [
-    ...[...eventIdsOfPlant]
+    ...[...eventIdsOfChange]
       .filter(([, ids]) => ids.size > 1)
       .map(([plant, ids]) => `plant ${plant} under event ids ${[...ids].join(', ')}`),
-    ...[...plantsOfEventId]
-      .filter(([, plants]) => plants.size > 1)
-      .map(([id, plants]) => `event id ${id} of plants ${[...plants].join(', ')}`),
+    ...[...changesOfEventId]
+      .filter(([, changes]) => changes.size > 1)
+      .map(([id, changes]) => `event id ${id} of plants ${[...changes].join(', ')}`),
   ];
+}
+
+/** Each streamed plant's versions, distinct and sorted: 1 to its last, with none missing, when the stream is whole. */
+export function streamedVersions(events: readonly StreamedPlantEvent[]): Map<string, number[]> {
+  const versions = groupDistinct(
+    events,
+    (event) => event.plantId,
+    (event) => String(event.version),
+  );
+  return new Map([...versions].map(([plant, set]) => [plant, [...set].map(Number).sort((a, b) => a - b)] as const));
 }
 
 function groupDistinct<T>(

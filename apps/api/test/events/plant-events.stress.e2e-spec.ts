@@ -8,13 +8,14 @@ import { SCENARIOS, type StressWorld } from './stress-scenarios.js';
 
 /*
  * "One event id per change" under stress (docs/events.md, "One plant, one event id"): rounds of
- * kills, NATS outages, imports beside creates, refused rows (the group commit's row-by-row
- * retry), two instances racing the same ids and lost PostgreSQL answers, each on a fresh
- * database, nats-server and consumer. After each round every message of the stream is read:
- * each plant must be under exactly one event id, the stream's plants exactly the table's, and
- * the consumer must have applied each once. Slow (about 15 s a round), so opt-in:
- * PLANTSTORE_TEST_EVENTS_STRESS=N runs N rounds of each scenario on each engine; it prints one
- * line per round and the totals.
+ * kills and NATS outages (both with plants changed and deleted beside the creates), imports
+ * beside creates, refused rows (the group commit's row-by-row retry), two instances racing the
+ * same ids and lost PostgreSQL answers, each on a fresh database, nats-server and consumer.
+ * After each round every message of the stream is read: each (plant, version) must be under
+ * exactly one event id, each plant's versions whole from 1, the stream's plants exactly the
+ * table's, and the consumer must have applied each event once and hold the live plants. Slow
+ * (about 15 s a round), so opt-in: PLANTSTORE_TEST_EVENTS_STRESS=N runs N rounds of each
+ * scenario on each engine; it prints one line per round and the totals.
  */
 const ROUNDS = Number(process.env['PLANTSTORE_TEST_EVENTS_STRESS'] ?? '0');
 const enabled = Number.isSafeInteger(ROUNDS) && ROUNDS > 0 && natsPresent();
@@ -27,13 +28,13 @@ interface Tally {
   messages: number;
   /** Messages whose event id the stream held already: duplicates, which consumers absorb. */
   repeats: number;
-  /** Plants under more than one event id, or event ids of more than one plant. */
+  /** Changes (plant, version) under more than one event id, or event ids of more than one change. */
   breaks: number;
 }
 
 if (!enabled) {
   reportSkipped(
-    'the plant event stress rounds (one event id per plant under faults)',
+    'the plant event stress rounds (one event id per change under faults)',
     'PLANTSTORE_TEST_EVENTS_STRESS=<rounds of each scenario>, with nats-server',
   );
   describe('plant events under stress', () => it.todo('needs PLANTSTORE_TEST_EVENTS_STRESS=<rounds>'));
@@ -49,7 +50,7 @@ if (!enabled) {
     afterAll(() => {
       const lines = [...tallies].map(
         ([key, t]) =>
-          `${key}: ${t.rounds} rounds (${t.failed} failed), ${t.plants} plants, ${t.messages} messages (${t.repeats} repeats), ${t.breaks} breaks of one event id per plant`,
+          `${key}: ${t.rounds} rounds (${t.failed} failed), ${t.plants} plants, ${t.messages} messages (${t.repeats} repeats), ${t.breaks} breaks of one event id per change`,
       );
       console.log(`plant event stress totals\n${lines.join('\n')}`);
     });

@@ -2,11 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { followPlantEvents, PlantCatalogue, type Following } from '../../../../examples/plant-catalogue/src/index.js';
+import {
+  followPlantEvents,
+  PlantCatalogue,
+  type CataloguePlant,
+  type Following,
+} from '../../../../examples/plant-catalogue/src/index.js';
 import Database from 'better-sqlite3';
 import { connectPostgres, type TestDatabase } from '../support/engines.js';
 import { getVia, keepAliveAgent, postPlantVia } from '../support/http-post.js';
-import { eventIdBreaks, streamedPlantEvents } from './plant-event-stream.js';
+import { eventIdBreaks, streamedPlantEvents, streamedVersions } from './plant-event-stream.js';
 
 /** The example consumer app, following the stream into its own projection in a temp directory. */
 export interface RunningCatalogue {
@@ -85,60 +90,98 @@ export function idsFrom(start: number, count: number): bigint[] {
   return Array.from({ length: count }, (_, i) => 9_223_372_036_854_775_807n - BigInt(start + i));
 }
 
-/** Every plant id in the store's table, as exact decimal text, sorted. */
-export async function tableIds(database: TestDatabase): Promise<string[]> {
-  const sql = 'SELECT CAST(id AS TEXT) AS id FROM plant';
+/** A row of the store's plant table: a live plant, or a deleted one's tombstone. */
+export interface StoredPlant {
+  readonly id: string;
+  readonly name: string | null;
+  readonly tag: string | null;
+  readonly version: number;
+  readonly deleted: boolean;
+}
+
+/** Every row of the store's plant table, tombstones included, sorted by id as text. */
+export async function storedPlants(database: TestDatabase): Promise<StoredPlant[]> {
+  const sql = `SELECT CAST(id AS TEXT) AS id, name, tag, version, deleted_at IS NOT NULL AS deleted FROM plant`;
+  let rows: Array<Omit<StoredPlant, 'deleted'> & { deleted: unknown }>;
   if (database.engine === 'sqlite') {
     const db = new Database(database.name, { readonly: true });
     try {
-      return (db.prepare(sql).all() as Array<{ id: string }>).map((row) => row.id).sort();
+      rows = db.prepare(sql).all() as typeof rows;
     } finally {
       db.close();
     }
+  } else {
+    const client = await connectPostgres(database.url);
+    try {
+      rows = (await client.query<(typeof rows)[number]>(sql)).rows;
+    } finally {
+      await client.end();
+    }
   }
-  const client = await connectPostgres(database.url);
-  try {
-    return (await client.query<{ id: string }>(sql)).rows.map((row) => row.id).sort();
-  } finally {
-    await client.end();
-  }
+  return rows
+    .map((row) => ({ ...row, deleted: Boolean(row.deleted) }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Every plant id in the consumer's projection, sorted; each appears once by construction of the table's key. */
-export function catalogueIds(catalogue: PlantCatalogue): string[] {
-  return catalogue
-    .plants()
-    .map((plant) => plant.id)
-    .sort();
+/** Every plant id in the store's table, tombstones included, as exact decimal text, sorted. */
+export async function tableIds(database: TestDatabase): Promise<string[]> {
+  return (await storedPlants(database)).map((plant) => plant.id);
 }
 
-/** Waits until the catalogue holds `count` plants (or the deadline passes: the caller's assertions then say what is missing). */
-export async function untilCatalogueHolds(catalogue: PlantCatalogue, count: number, timeoutMs = 30_000): Promise<void> {
+/** The live plants as the catalogue should hold them: what the store holds, deleted ones left out. */
+function livePlants(stored: readonly StoredPlant[]): CataloguePlant[] {
+  return stored
+    .filter((plant) => !plant.deleted)
+    .map(({ id, name, tag, version }) => ({ id, name: name!, tag, version }));
+}
+
+/** The catalogue's live plants, sorted by id as text. */
+export function cataloguePlants(catalogue: PlantCatalogue): CataloguePlant[] {
+  return catalogue.plants().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Waits until the consumer applied `events` events (or the deadline passes: the caller's
+ * assertions then say what is missing), then a little longer, so that a duplicate that would
+ * arrive late is seen by the assertions.
+ */
+async function untilApplied(following: Following, events: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (catalogue.count() < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  // A little longer, so a duplicate that would arrive late is seen by the assertions.
+  while (following.applied < events && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
 /**
- * The exact-once check: every plant of the table reaches the stream under one event id, and
- * no other plant does; the consumer's projection holds each plant once, applied once.
+ * The exact-once check, for creates, changes and deletions alike: every version of every plant
+ * of the table reaches the stream under one event id (each plant's versions from 1 to the
+ * table's, none missing), each event id names one (plant, version), and no other plant is
+ * streamed; the consumer applied each event once and holds exactly the store's live plants,
+ * with their names, tags and versions.
  */
 export async function expectEveryPlantDeliveredOnce(
   database: TestDatabase,
   natsUrl: string,
   { catalogue, following }: RunningCatalogue,
 ): Promise<void> {
-  const table = await tableIds(database);
-  await untilCatalogueHolds(catalogue, table.length);
-  expect(table.length).toBeGreaterThan(0);
-  // Read from the stream itself, so a plant under a second event id is named even when the
-  // consumer stopped at it (its projection refuses a plant it holds).
+  const stored = await storedPlants(database);
+  expect(stored.length).toBeGreaterThan(0);
+  // One event per version: a plant at version n made n events, its deletion included.
+  const events = stored.reduce((sum, plant) => sum + plant.version, 0);
+  await untilApplied(following, events);
+  // Read from the stream itself, so a change under a second event id is named even when the
+  // consumer stopped at it.
   const streamed = await streamedPlantEvents(natsUrl);
   expect(eventIdBreaks(streamed)).toEqual([]);
-  expect([...new Set(streamed.map((event) => event.plantId))].sort()).toEqual(table);
-  expect(catalogueIds(catalogue)).toEqual(table);
-  expect(following.applied).toBe(table.length);
+  const versions = streamedVersions(streamed);
+  expect([...versions.keys()].sort()).toEqual(stored.map((plant) => plant.id));
+  const gaps = stored.filter(({ id, version }) => versions.get(id)!.join() !== range(version).join());
+  expect(gaps.map(({ id, version }) => `${id}: stored v${version}, streamed ${versions.get(id)!.join()}`)).toEqual([]);
+  expect(cataloguePlants(catalogue)).toEqual(livePlants(stored));
+  expect(following.applied).toBe(events);
+}
+
+function range(last: number): number[] {
+  return Array.from({ length: last }, (_, i) => i + 1);
 }
 
 /** A counter's value from GET /metrics. */

@@ -10,6 +10,7 @@ import type { NatsProcess } from '../support/nats-process.js';
 import { CLI_JS, runCli } from '../../../../test-support/built-cli.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { idsFrom, startCatalogue, type RunningCatalogue } from './plant-events.js';
+import { PlantLives } from './plant-lives.js';
 
 /*
  * The faults of the event stress rounds (plant-events.stress.e2e-spec.ts): each scenario
@@ -133,7 +134,21 @@ function plantBodies(): string[] {
   return idsFrom(0, PLANTS_PER_ROUND).map((id) => bodyOf(id));
 }
 
-/** The server SIGKILLed twice under load at random moments (NATS down meanwhile in half the rounds). */
+/** Plants apart from the creates' that are changed and deleted meanwhile (plant-lives.ts). */
+const LIVES_PER_ROUND = 300;
+
+function plantLives(target: () => string, token: string): PlantLives {
+  return new PlantLives(target, token, idsFrom(PLANTS_PER_ROUND, LIVES_PER_ROUND), { concurrency: 4, pauseMs: 5 });
+}
+
+/** The lives' answers in the round's facts; any answer a life should not get fails the round. */
+async function livesOver(world: StressWorld, lives: PlantLives): Promise<void> {
+  await lives.done;
+  world.facts.push(`lives ${JSON.stringify(lives.statuses)}`);
+  expect(lives.unexpected()).toEqual({});
+}
+
+/** The server SIGKILLed twice under load of creates and changes at random moments (NATS down meanwhile in half the rounds). */
 const kills: Scenario = {
   name: 'kills',
   engines: ['sqlite', 'postgres'],
@@ -146,12 +161,14 @@ const kills: Scenario = {
     // Once a relay made the stream.
     if (!natsDown) world.catalogue = await startCatalogue(world.nats.url);
     const load = new Load(() => server.url, world.token, plantBodies(), 8);
+    const lives = plantLives(() => server.url, world.token);
     for (const at of killsAt) {
       await until(() => load.answered >= at);
       await kill(server);
       server = await startServer(world);
     }
     await load.done;
+    await livesOver(world, lives);
     if (natsDown) {
       await world.nats.restart();
       world.catalogue = await startCatalogue(world.nats.url);
@@ -160,7 +177,7 @@ const kills: Scenario = {
   },
 };
 
-/** NATS stopped twice under load, for 1 to 4 s each, at random moments. */
+/** NATS stopped twice under load of creates and changes, for 1 to 4 s each, at random moments. */
 const outages: Scenario = {
   name: 'NATS outages',
   engines: ['sqlite', 'postgres'],
@@ -168,6 +185,7 @@ const outages: Scenario = {
     const server = await startServer(world);
     world.catalogue = await startCatalogue(world.nats.url);
     const load = new Load(() => server.url, world.token, plantBodies(), 4, 5);
+    const lives = plantLives(() => server.url, world.token);
     for (let outage = 0; outage < 2; outage++) {
       const [after, lasting] = [between(200, 1_500), between(1_000, 4_000)];
       world.facts.push(`NATS stopped ${after} ms later for ${lasting} ms`);
@@ -177,6 +195,7 @@ const outages: Scenario = {
       await world.nats.restart();
     }
     await load.done;
+    await livesOver(world, lives);
     world.facts.push(JSON.stringify(load.statuses));
   },
 };

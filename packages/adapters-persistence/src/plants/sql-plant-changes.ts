@@ -1,5 +1,5 @@
 import type { Plant, PlantId, PlantRetirement, PlantRevision } from '@plantstore/domain';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { isStorageUnavailable } from '../connection/storage-errors.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
 import { byIdAscending, fulfilled, rejected, type IsoTimeText } from './plant-rows.js';
@@ -37,8 +37,9 @@ export class SqlPlantChanges {
     private readonly sql: PlantSql,
     private readonly times: IsoTimeText,
     maxBatch: number,
+    options: GroupCommitOptions<PlantChange>,
   ) {
-    this.changes = new GroupCommit((batch) => this.changeEachAlone(batch), maxBatch);
+    this.changes = new GroupCommit((batch) => this.changeEachAlone(batch), maxBatch, options);
   }
 
   submit(change: PlantChange): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { InsertOutcome, Plant, PlantProvenance } from '@plantstore/domain';
 import { isStorageUnavailable } from '../connection/storage-errors.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { byIdAscending, fulfilled, rejected, toPlant, type IsoTimeText } from './plant-rows.js';
 import type { NewPlantRow, PlantSql, StoredPlantRow } from './plant-sql.js';
 
@@ -28,8 +28,9 @@ export class SqlPlantInserts {
     private readonly sql: PlantSql,
     private readonly times: IsoTimeText,
     maxBatch: number,
+    options: GroupCommitOptions<NewPlant>,
   ) {
-    this.singles = new GroupCommit((batch) => this.insertOrFindEachAlone(batch), maxBatch);
+    this.singles = new GroupCommit((batch) => this.insertOrFindEachAlone(batch), maxBatch, options);
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {

@@ -1,5 +1,5 @@
 import type { Plant, PlantId, PlantPageRequest, PlantState } from '@plantstore/domain';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
 import { fulfilled, toPlant, toState } from './plant-rows.js';
 import type { PlantSql, StoredPlantRow } from './plant-sql.js';
@@ -18,8 +18,9 @@ export class SqlPlantReads {
   constructor(
     private readonly statements: SqlRunner,
     private readonly sql: PlantSql,
+    options: GroupCommitOptions<PlantId>,
   ) {
-    this.lookups = new GroupCommit((ids) => this.statesOf(ids), MAX_IDS_PER_READ);
+    this.lookups = new GroupCommit((ids) => this.statesOf(ids), MAX_IDS_PER_READ, options);
   }
 
   stateOf(id: PlantId): Promise<PlantState | undefined> {

@@ -25,6 +25,21 @@ export const DEFAULT_MAX_BATCH = 256;
 /** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (5 per row). */
 export const MAX_ROWS_PER_STATEMENT = 6000;
 /**
+ * PostgreSQL: batches run at once, each on a pooled connection of its own, so one commit's
+ * round trip does not hold every waiting request; the rest of the pool serves the token
+ * lookups and the relay. Write batches in flight never share an id (the group commit's key),
+ * so the first request for an id is still the first to commit. SQLite has one connection:
+ * its batches take turns.
+ */
+const PG_LOOKUPS_IN_FLIGHT = 4;
+const PG_WRITES_IN_FLIGHT = 4;
+/**
+ * A write batch beside another in flight holds at least this many requests: a statement per
+ * two or three requests cost more CPU than the overlap saved where the CPU was the bound.
+ */
+const MIN_WRITE_BATCH_BESIDE_ANOTHER = 8;
+
+/**
  * Plants in SQL with statements of its own (plant-sql.ts) run through TypeORM's DataSource:
  * every plant port of the domain, each job in a part of its own (creates, reads, changes).
  */
@@ -38,9 +53,21 @@ export class SqlPlantRepository implements PlantRepository, PlantBatchRepository
     // Statement texts are kept per row count; past the default they would grow too large to keep.
     const sql = plantSqlFor(engineOf(dataSource), Math.min(maxBatch, DEFAULT_MAX_BATCH));
     const times = new IsoTimeText();
-    this.inserts = new SqlPlantInserts(statements, sql, times, maxBatch);
-    this.changes = new SqlPlantChanges(statements, sql, times, maxBatch);
-    this.reads = new SqlPlantReads(statements, sql);
+    const writes = {
+      maxFlushesInFlight: batchesInFlight(dataSource, PG_WRITES_IN_FLIGHT),
+      minBatchBesideAnother: Math.min(MIN_WRITE_BATCH_BESIDE_ANOTHER, maxBatch),
+    };
+    this.inserts = new SqlPlantInserts(statements, sql, times, maxBatch, {
+      ...writes,
+      keyOf: (request) => request.plant.id.toString(),
+    });
+    this.changes = new SqlPlantChanges(statements, sql, times, maxBatch, {
+      ...writes,
+      keyOf: (change) => (change.kind === 'replace' ? change.plant.id : change.id).toString(),
+    });
+    this.reads = new SqlPlantReads(statements, sql, {
+      maxFlushesInFlight: batchesInFlight(dataSource, PG_LOOKUPS_IN_FLIGHT),
+    });
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
@@ -76,4 +103,11 @@ export class SqlPlantRepository implements PlantRepository, PlantBatchRepository
   retire(id: PlantId, expectedVersion: number, retirement: PlantRetirement): Promise<boolean> {
     return this.changes.submit({ kind: 'retire', id, expectedVersion, retirement });
   }
+}
+
+function batchesInFlight(dataSource: DataSource, onPostgres: number): number {
+  if (engineOf(dataSource) !== 'postgres') return 1;
+  // A small pool still leaves a connection to the other queries.
+  const poolSize = (dataSource.options as { poolSize?: number }).poolSize ?? 10;
+  return Math.max(1, Math.min(onPostgres, poolSize - 1));
 }

@@ -19,6 +19,11 @@ class FakeFlush {
     FakeFlush.answer(this.pending.shift()!, fails);
   }
 
+  /** Answers the newest unanswered batch, before older ones: flushes in parallel finish in any order. */
+  succeedNewest(): void {
+    FakeFlush.answer(this.pending.pop()!, () => false);
+  }
+
   fail(error: Error): void {
     this.pending.shift()!.reject(error);
   }
@@ -156,6 +161,113 @@ describe('GroupCommit', () => {
       { status: 'fulfilled', value: 'only one' },
       { status: 'rejected', reason: new Error('the flush answered 1 outcomes for 2 items') },
     ]);
+  });
+
+  it('with room for two flushes, writes a second batch while the first is in flight, never a third', async () => {
+    const fake = new FakeFlush();
+    const commit = new GroupCommit(fake.flush, 2, { maxFlushesInFlight: 2 });
+    const results = watch(['a', 'b', 'c', 'd', 'e'].map((item) => commit.submit(item)));
+    await turn();
+    expect(fake.batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    fake.succeedNewest();
+    await turn();
+    // The second batch's callers are answered though the first batch is still in flight.
+    expect(results.map((r) => r.state)).toEqual(['pending', 'pending', 'fulfilled', 'fulfilled', 'pending']);
+    expect(fake.batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    fake.succeedNewest();
+    fake.succeed();
+    await turn();
+    expect(results.map((r) => r.value)).toEqual(['done a', 'done b', 'done c', 'done d', 'done e']);
+  });
+
+  it('starts a flush beside another only once minBatchBesideAnother items wait', async () => {
+    const fake = new FakeFlush();
+    const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, minBatchBesideAnother: 3 });
+    const results = watch([commit.submit('a')]);
+    await turn();
+    results.push(...watch(['b', 'c'].map((item) => commit.submit(item))));
+    await turn();
+    // Two waiting items are not worth a flush of their own while 'a' is in flight.
+    expect(fake.batches).toEqual([['a']]);
+    results.push(...watch([commit.submit('d')]));
+    await turn();
+    expect(fake.batches).toEqual([['a'], ['b', 'c', 'd']]);
+    results.push(...watch([commit.submit('e')]));
+    fake.succeed();
+    await turn();
+    expect(fake.batches).toHaveLength(2); // 'e' alone waits while ['b', 'c', 'd'] is in flight
+    fake.succeed();
+    await turn();
+    // With no flush in flight any more, a single waiting item goes at once.
+    expect(fake.batches).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
+    fake.succeed();
+    await turn();
+    expect(results.map((r) => r.value)).toEqual(['done a', 'done b', 'done c', 'done d', 'done e']);
+  });
+
+  describe('with a key per item', () => {
+    const firstLetter = (item: string) => item[0]!;
+
+    it('never writes one key in two flushes at once: the later item waits for the flush holding its key', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 2, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const results = watch(['a1', 'b1', 'a2', 'c1'].map((item) => commit.submit(item)));
+      await turn();
+      // a2 is passed over while a1's flush is in flight; c1, of a free key, is written beside it.
+      expect(fake.batches).toEqual([['a1', 'b1'], ['c1']]);
+      fake.succeedNewest();
+      await turn();
+      expect(fake.batches).toHaveLength(2);
+      fake.succeed();
+      await turn();
+      expect(fake.batches).toEqual([['a1', 'b1'], ['c1'], ['a2']]);
+      fake.succeed();
+      await turn();
+      expect(results.map((r) => r.value)).toEqual(['done a1', 'done b1', 'done a2', 'done c1']);
+    });
+
+    it('keeps the items of one key in submission order while they wait', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const first = commit.submit('a1');
+      await turn();
+      const later = ['a2', 'b1', 'a3'].map((item) => commit.submit(item));
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['b1']]);
+      fake.succeed();
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['b1'], ['a2', 'a3']]);
+      fake.succeed();
+      fake.succeed();
+      await expect(Promise.all([first, ...later])).resolves.toEqual(['done a1', 'done a2', 'done b1', 'done a3']);
+    });
+
+    it('frees a key when its flush fails', async () => {
+      const fake = new FakeFlush();
+      const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const first = commit.submit('a1').catch((error: Error) => error.message);
+      await turn();
+      const second = commit.submit('a2');
+      await turn();
+      expect(fake.batches).toEqual([['a1']]);
+      fake.fail(new Error('disk gone'));
+      await turn();
+      expect(fake.batches).toEqual([['a1'], ['a2']]);
+      fake.succeed();
+      await expect(Promise.all([first, second])).resolves.toEqual(['disk gone', 'done a2']);
+    });
+  });
+
+  it('refuses a number of flushes in flight that could never flush anything', () => {
+    expect(() => new GroupCommit(async () => [], 10, { maxFlushesInFlight: 0 })).toThrow(
+      'maxFlushesInFlight must be a positive integer, not 0',
+    );
+    expect(() => new GroupCommit(async () => [], 10, { minBatchBesideAnother: 1.5 })).toThrow(
+      'minBatchBesideAnother must be a positive integer, not 1.5',
+    );
   });
 
   it('refuses a batch size that could never flush anything', () => {

@@ -10,8 +10,9 @@ export interface CataloguePlant {
 
 /**
  * What applying one event did: `applied` changed the catalogue; `duplicate` was applied before
- * (a redelivery, or a version the catalogue is past); `early` comes after a version not yet
- * applied, so it waits for it (the caller asks for a redelivery later).
+ * (a redelivery: its event id is known); `early` comes after a version not yet applied, so it
+ * waits for it (the caller asks for a redelivery later). A known version under a new event id
+ * throws: the store never sends one.
  */
 export type Outcome = 'applied' | 'duplicate' | 'early';
 

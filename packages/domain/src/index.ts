@@ -99,3 +99,10 @@ export {
 } from './tokens/authenticate-token.js';
 export { checkTokenRequest, IssueToken, type IssuedToken, type IssueTokenCommand } from './tokens/issue-token.js';
 export { ListTokens, RevokeToken, type RevokeTokenResult } from './tokens/manage-tokens.js';
+
+// Changes: the feed a follower keeps its copy exact with (docs/changes.md)
+export { compareFeedPositions, FEED_ORIGIN, type FeedPosition } from './changes/feed-position.js';
+export { ChangeCursor, MAX_CURSOR_LENGTH } from './changes/change-cursor.js';
+export { ChangesQuery, type ChangesQueryInput, type ChangesQueryParseResult } from './changes/changes-query.js';
+export type { PlantChangeFeed, PlantFeedEntry, PositionedFeedEntry } from './changes/plant-change-feed.js';
+export { FollowChanges, type CursoredFeedEntry, type FollowChangesResult } from './changes/follow-changes.js';

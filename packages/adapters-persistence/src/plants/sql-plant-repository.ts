@@ -22,8 +22,8 @@ import { SqlPlantInserts } from './sql-plant-inserts.js';
 import { SqlPlantReads } from './sql-plant-reads.js';
 
 export const DEFAULT_MAX_BATCH = 256;
-/** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (5 per row). */
-export const MAX_ROWS_PER_STATEMENT = 6000;
+/** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (6 per row). */
+export const MAX_ROWS_PER_STATEMENT = 5000;
 /**
  * PostgreSQL: batches run at once, each on a pooled connection of its own, so one commit's
  * round trip does not hold every waiting request; the rest of the pool serves the token

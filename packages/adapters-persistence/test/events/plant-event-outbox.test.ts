@@ -3,6 +3,7 @@ import { Plant, type NewPlantInput, type PlantEvent } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
+import { undoMigrationsFrom } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
 
 const anEventId: unknown = expect.stringMatching(
@@ -256,11 +257,12 @@ describe.each(testEngines())('the plant events switch on $name', (engine) => {
 
   it('stays on for a store that already held plants when the switch arrived (as before it)', async () => {
     const { dataSource } = open();
-    // Back to before the switch: the versions migration, then the switch's.
-    await dataSource.undoLastMigration();
-    await dataSource.undoLastMigration();
+    // Back to before the switch, and a plant written as that release wrote it.
+    await undoMigrationsFrom(dataSource, 'AddPlantEventsSwitch1763884800000');
     try {
-      await plants.insertIfAbsent(plant({ id: '7', name: 'Old' }), provenance);
+      await dataSource.query(
+        `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (7, 'Old', NULL, NULL, '${provenance.createdAt.toISOString()}')`,
+      );
     } finally {
       await dataSource.runMigrations();
     }

@@ -1,8 +1,9 @@
 import { plantNameKey } from '@plantstore/domain';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { runLongStatement } from './long-statement.js';
 
-/** Plants keyed per statement while the keys of a store's plants are written. */
-const KEYS_PER_STATEMENT = 1000;
+/** Plants keyed per statement while the keys of a store's plants are written (2 values each). */
+const KEYS_PER_STATEMENT = 5000;
 
 /**
  * Finding plants by name (docs/storage.md#finding-plants-by-name): each live plant row keeps
@@ -19,7 +20,7 @@ const KEYS_PER_STATEMENT = 1000;
  *   that writes the key, so in its transaction.
  *
  * The keys of the plants already stored are written here, a batch at a time, before the index
- * is built over them in one go.
+ * is built over them in one go (a statement longer than any request's: long-statement.ts).
  */
 export class AddPlantNameSearch1764288000000 implements MigrationInterface {
   name = 'AddPlantNameSearch1764288000000';
@@ -74,7 +75,7 @@ async function writeKeys(queryRunner: QueryRunner, postgres: boolean): Promise<v
 }
 
 async function indexOnPostgres(queryRunner: QueryRunner): Promise<void> {
-  await queryRunner.query('CREATE INDEX plant_name_key_trigrams ON plant USING gin (name_key gin_trgm_ops)');
+  await runLongStatement(queryRunner, 'CREATE INDEX plant_name_key_trigrams ON plant USING gin (name_key gin_trgm_ops)');
 }
 
 async function indexOnSqlite(queryRunner: QueryRunner): Promise<void> {
@@ -83,7 +84,8 @@ async function indexOnSqlite(queryRunner: QueryRunner): Promise<void> {
   await queryRunner.query(
     `CREATE VIRTUAL TABLE plant_name_search USING fts5(name_key, content='', tokenize='trigram case_sensitive 1')`,
   );
-  await queryRunner.query(
+  await runLongStatement(
+    queryRunner,
     'INSERT INTO plant_name_search (rowid, name_key) SELECT id, name_key FROM plant WHERE name_key IS NOT NULL',
   );
   await queryRunner.query(

@@ -217,7 +217,10 @@ describe.each(testEngines())('reading plants ($name)', (engine) => {
       ['name=a%07b', 'name must not contain control characters (U+0000-U+001F, U+007F-U+009F)'],
       ['name=%CC%81', 'name must hold more than accents and other combining marks'],
       ['name=a&name=b', 'name must be given at most once'],
-      ['tags=&name=&limit=0', `tags must be 1 to 64 characters long (got 0); name must be 1 to 200 characters long (got 0); ${LIMIT_RULE}`],
+      [
+        'tags=&name=&limit=0',
+        `tags must be 1 to 64 characters long (got 0); name must be 1 to 200 characters long (got 0); ${LIMIT_RULE}`,
+      ],
     ])('answers 400/40004 for ?%s, naming the parameter', async (query, detail) => {
       const res = await getWithToken(t.url, t.token, `/plants?${query}`);
       expect(res.status).toBe(400);

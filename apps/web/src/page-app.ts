@@ -90,7 +90,11 @@ export class PageApp {
         const same = kept !== undefined && kept.filter.tag === filter.tag && kept.filter.name === filter.name;
         if (same && !kept.pages.failed) return kept.pages;
         const { tag, name } = filter;
-        const query = { tags: tag === undefined ? [] : [tag], ...(name === undefined ? {} : { name }), limit: PAGE_SIZE };
+        const query = {
+          tags: tag === undefined ? [] : [tag],
+          ...(name === undefined ? {} : { name }),
+          limit: PAGE_SIZE,
+        };
         const pages = new CataloguePages(client.listPlantPages(query), PAGE_SIZE);
         this.walk = { filter, pages };
         return pages;

@@ -59,9 +59,7 @@ async function writeKeys(queryRunner: QueryRunner, postgres: boolean): Promise<v
     )) as Array<{ id: string; name: string }>;
     if (rows.length === 0) return;
     const parameters = rows.flatMap((row) => [postgres ? row.id : BigInt(row.id), plantNameKey(row.name)]);
-    const tuples = rows.map((_, row) =>
-      postgres ? `($${2 * row + 1}::bigint, $${2 * row + 2}::text)` : '(?, ?)',
-    );
+    const tuples = rows.map((_, row) => (postgres ? `($${2 * row + 1}::bigint, $${2 * row + 2}::text)` : '(?, ?)'));
     await queryRunner.query(
       postgres
         ? `UPDATE plant SET name_key = keyed.name_key FROM (VALUES ${tuples.join(', ')}) AS keyed(id, name_key)
@@ -75,7 +73,10 @@ async function writeKeys(queryRunner: QueryRunner, postgres: boolean): Promise<v
 }
 
 async function indexOnPostgres(queryRunner: QueryRunner): Promise<void> {
-  await runLongStatement(queryRunner, 'CREATE INDEX plant_name_key_trigrams ON plant USING gin (name_key gin_trgm_ops)');
+  await runLongStatement(
+    queryRunner,
+    'CREATE INDEX plant_name_key_trigrams ON plant USING gin (name_key gin_trgm_ops)',
+  );
 }
 
 async function indexOnSqlite(queryRunner: QueryRunner): Promise<void> {

@@ -58,7 +58,7 @@ export interface PlantSql {
     after: PlantId | undefined,
     limit: number,
     tags?: readonly string[],
-    name?: PlantNameSearch | undefined,
+    name?: PlantNameSearch,
   ): Statement;
   /**
    * Writes each change whose plant is live at its expected version, raising the version; the
@@ -100,9 +100,8 @@ const CHANGE_COLUMN_TYPES = ['bigint', 'integer', 'text', 'text', 'text', 'times
 const MIN_INDEXED_KEY = 3;
 
 function indexable(key: string): boolean {
-  let codePoints = 0;
-  for (const _ of key) if (++codePoints >= MIN_INDEXED_KEY) return true;
-  return false;
+  // A code point is at most 2 UTF-16 units: a key this short in units cannot hold enough.
+  return key.length >= MIN_INDEXED_KEY && Array.from(key).length >= MIN_INDEXED_KEY;
 }
 
 /** A LIKE pattern that holds `text` anywhere, its wildcards and the escape character taken literally. */
@@ -231,7 +230,7 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
         dialect,
         (bind) => `${SELECT_PLANT} WHERE plant.id IN (${ids.map((id) => bind(dialect.bindId(id))).join(', ')})`,
       ),
-    selectPage: (after, limit, tags = [], name = undefined) =>
+    selectPage: (after, limit, tags = [], name) =>
       statement(dialect, (bind) => {
         const search = name === undefined ? PLAIN_PAGE : dialect.nameSearch(name.key, bind);
         const conditions = [

@@ -91,7 +91,9 @@ describe.each(testEngines())('upgrading a $name store to name search', (engine) 
     await undoMigrationsFrom(dataSource, 'AddPlantNameSearch1764288000000');
     try {
       const columns: Array<{ name: string }> = postgres
-        ? await dataSource.query(`SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'plant'`)
+        ? await dataSource.query(
+            `SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'plant'`,
+          )
         : await dataSource.query(`SELECT name FROM pragma_table_info('plant')`);
       expect(columns.map((column) => column.name)).not.toContain('name_key');
       const count: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM plant');

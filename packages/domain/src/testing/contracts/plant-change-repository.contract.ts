@@ -195,7 +195,11 @@ export function plantChangeRepositoryContract(subject: PlantChangeRepositorySubj
       run: async () => {
         const store = await subject.empty();
         await store.insertAllIfAbsent(
-          [plant({ id: '1', name: 'Fougère' }), plant({ id: '2', name: 'Fougère mâle' }), plant({ id: '3', name: 'Aloe' })],
+          [
+            plant({ id: '1', name: 'Fougère' }),
+            plant({ id: '2', name: 'Fougère mâle' }),
+            plant({ id: '3', name: 'Aloe' }),
+          ],
           provenance,
         );
         ensureEqual(await namesFound(store, 'fougere'), ['1', '2'], 'fougere after the import');

@@ -155,7 +155,8 @@ export function plantReaderContract(subject: PlantReaderSubject): ContractCheck[
       run: async () => {
         const store = await subject.empty();
         await seed(store, NAMED);
-        const found = async (text: string) => idsOf(await store.listPage({ after: undefined, tags: [], name: search(text), limit: 100 }));
+        const found = async (text: string) =>
+          idsOf(await store.listPage({ after: undefined, tags: [], name: search(text), limit: 100 }));
         ensureEqual(await found('fougere'), ['1', '10'], 'fougere');
         ensureEqual(await found('FOUGÈRE AIG'), ['1'], 'FOUGÈRE AIG');
         ensureEqual(await found('monstera'), ['2', '11'], 'monstera');
@@ -187,7 +188,11 @@ export function plantReaderContract(subject: PlantReaderSubject): ContractCheck[
             limit,
           });
         ensureEqual(idsOf(await page('fou', tags('fern'), 10)), ['1', '10'], 'fou tagged fern');
-        ensureEqual(idsOf(await page('fern', tags('fern'), 10)), [], 'fern tagged fern (no name holds it but 7, untagged)');
+        ensureEqual(
+          idsOf(await page('fern', tags('fern'), 10)),
+          [],
+          'fern tagged fern (no name holds it but 7, untagged)',
+        );
         ensureEqual(idsOf(await page('o', tags('aroid', 'rose'), 10)), ['2', '5', '11'], 'o tagged aroid or rose');
         ensureEqual(idsOf(await page('monstera', [], 1)), ['2'], 'first page of monstera');
         ensureEqual(idsOf(await page('monstera', [], 1, 2n)), ['11'], 'second page of monstera');

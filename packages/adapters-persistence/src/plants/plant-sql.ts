@@ -54,12 +54,7 @@ export interface PlantSql {
    * undefined), when `tags` is not empty a tag equal to one of them, and when `name` is given a
    * name whose key contains its key; ascending by id value.
    */
-  selectPage(
-    after: PlantId | undefined,
-    limit: number,
-    tags?: readonly string[],
-    name?: PlantNameSearch,
-  ): Statement;
+  selectPage(after: PlantId | undefined, limit: number, tags?: readonly string[], name?: PlantNameSearch): Statement;
   /**
    * Writes each change whose plant is live at its expected version, raising the version; the
    * result rows are `{ id }` (text) of those written. Ids must be distinct.

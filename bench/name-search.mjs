@@ -14,8 +14,10 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { join } from 'node:path';
 import { fmt } from './report.mjs';
+import { writeResult } from './results.mjs';
 import { ROOT } from './settings.mjs';
 
 export const SEARCH_PLANTS = Number(process.env.BENCH_SEARCH_PLANTS || 1_000_000);
@@ -190,10 +192,18 @@ export async function timeUpgrade(databaseUrl) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, target, extra] = process.argv.slice(2);
   if (command === 'upgrade' && target) {
+    const engine = target.startsWith('sqlite:') ? 'sqlite' : 'postgres';
     const { plants, seconds, cpuSeconds } = await timeUpgrade(target);
-    console.log(
-      `${MIGRATION} on ${target.split(':')[0]}, ${fmt(plants)} live plants: ${seconds.toFixed(1)} s elapsed, ${cpuSeconds.toFixed(1)} s CPU in this process`,
-    );
+    const markdown = [
+      `### Upgrade: migration ${MIGRATION} on ${engine}, ${fmt(plants)} live plants`,
+      '',
+      `- undone, then applied again as a start-up applies it: ${seconds.toFixed(1)} s elapsed, ${cpuSeconds.toFixed(1)} s CPU in this process (${engine === 'sqlite' ? 'SQLite runs in it: all of the work' : 'the keys; the index is built by the PostgreSQL server'}); load average at end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    ].join('\n');
+    console.log(markdown);
+    console.log(`saved to ${writeResult('node bench/name-search.mjs upgrade', markdown, `${engine}-search-upgrade`)}`);
   } else if (command === 'write' && target) {
     await writeNamedPlants(target, extra === undefined ? SEARCH_PLANTS : Number(extra));
   } else if (command === 'measure' && target && process.env.BENCH_LOAD_TOKEN) {
@@ -203,7 +213,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       rounds: extra === undefined ? 3 : Number(extra),
       log: (line) => process.stderr.write(line),
     });
-    console.log(nameSearchReport(result));
+    const markdown = `${nameSearchReport(result)}\n- load average at end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`;
+    console.log(markdown);
+    console.log(
+      `saved to ${writeResult('node bench/name-search.mjs measure', markdown, process.env.BENCH_RESULT_VARIANT || 'search')}`,
+    );
   } else {
     console.error(
       'usage: node bench/name-search.mjs write FILE [COUNT] | BENCH_LOAD_TOKEN=… node bench/name-search.mjs measure URL [ROUNDS] | node bench/name-search.mjs upgrade DATABASE_URL',

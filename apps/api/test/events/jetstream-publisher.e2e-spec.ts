@@ -1,6 +1,6 @@
 import { JetStreamPlantEventPublisher } from '@plantstore/adapters-messaging';
 import { Plant, PlantCreated } from '@plantstore/domain';
-import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
+import { natsPresent, startNatsProcess, type NatsProcess } from '../../../../test-support/nats-process.js';
 
 function event(n: number): PlantCreated {
   const parsed = Plant.parse({ id: String(n), name: `plant ${n}` });

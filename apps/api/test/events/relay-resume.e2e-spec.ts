@@ -4,7 +4,7 @@ import { MemoryOutbox } from '../../../../packages/adapters-messaging/test/suppo
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
+import { natsPresent, startNatsProcess, type NatsProcess } from '../../../../test-support/nats-process.js';
 import { startBuiltServer } from '../../../../test-support/built-server.mjs';
 import { freePort } from '../../../../test-support/free-port.mjs';
 

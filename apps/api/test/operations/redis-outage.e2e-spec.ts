@@ -5,7 +5,7 @@ import request from 'supertest';
 import { postPlant } from '../support/plant-requests.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { createTokenWithCli } from '../../../../test-support/built-cli.js';
-import { startRedisProcess, type RedisProcess } from '../support/redis-process.js';
+import { startRedisProcess, type RedisProcess } from '../../../../test-support/redis-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const UNAVAILABLE = 'rate-limit counters unavailable';

@@ -131,7 +131,9 @@ try {
     for (const checkout of checkouts) {
       process.stderr.write(`bench: cost round ${round}/${REPEAT}, ${checkout.name}\n`);
       try {
-        results.get(checkout.name).push(await measure(checkout, round));
+        const figures = await measure(checkout, round);
+        results.get(checkout.name).push(figures);
+        process.stderr.write(`bench: ${JSON.stringify(figures)}\n`);
       } catch (error) {
         // A round that failed is left out of the medians, and said.
         process.stderr.write(`bench: cost round ${round}, ${checkout.name} failed: ${error.message}\n`);

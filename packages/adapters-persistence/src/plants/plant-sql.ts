@@ -133,12 +133,10 @@ const DIALECTS: Record<Engine, Dialect> = {
   postgres: {
     placeholder: (position) => `$${position}`,
     bindId: (id) => id.toString(),
-    // LIKE is what the GIN trigram index on name_key answers; strpos never uses it.
+    // strpos never uses the trigram index: a scan by id (indexable keys take postgresSearchPage).
     nameSearch: (key, bind) => ({
       from: 'plant',
-      condition: indexable(key)
-        ? `plant.name_key LIKE ${bind(containing(key))}`
-        : `strpos(plant.name_key, ${bind(key)}) > 0`,
+      condition: `strpos(plant.name_key, ${bind(key)}) > 0`,
       id: 'plant.id',
     }),
     changeTuple: (first) => `(${CHANGE_COLUMN_TYPES.map((type, column) => `$${first + column}::${type}`).join(', ')})`,
@@ -227,6 +225,14 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
       ),
     selectPage: (after, limit, tags = [], name) =>
       statement(dialect, (bind) => {
+        if (engine === 'postgres' && name !== undefined && indexable(name.key))
+          return postgresSearchPage(
+            bind,
+            after === undefined ? undefined : dialect.bindId(after),
+            limit,
+            tags,
+            name.key,
+          );
         const search = name === undefined ? PLAIN_PAGE : dialect.nameSearch(name.key, bind);
         const conditions = [
           ...(search.condition === undefined ? [] : [search.condition]),
@@ -238,6 +244,51 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
           ORDER BY ${search.id} ASC LIMIT ${bind(limit)}`;
       }),
   };
+}
+
+/** Plants read in id order before a PostgreSQL name search turns to its trigram index. */
+const POSTGRES_SEARCH_HEAD = 10_000;
+
+/**
+ * A PostgreSQL page of plants whose key contains `key` (3 code points or more), in one
+ * statement (one snapshot, so a walk stays exact). The planner cannot tell a common text from
+ * a rare one (its estimate of a LIKE is a guess): left alone, it walks the table in id order
+ * for a text found nowhere, or fetches every match of a common one through the index only to
+ * sort them. So the statement does both, bounded: it first reads the next
+ * POSTGRES_SEARCH_HEAD plants in id order and keeps the matches among them; only when they do
+ * not fill the page (a rare text) does it ask the GIN index for the matches beyond them
+ * (`OFFSET 0` keeps that part from being turned back into a walk in id order; the gating
+ * conditions are evaluated once, before it runs).
+ */
+function postgresSearchPage(
+  bind: (value: unknown) => string,
+  after: unknown,
+  limit: number,
+  tags: readonly string[],
+  key: string,
+): string {
+  const pattern = bind(containing(key));
+  const wanted = bind(limit);
+  const tagged = (table: string) =>
+    tags.length === 0 ? '' : ` AND ${table}.tag IN (${tags.map((tag) => bind(tag)).join(', ')})`;
+  return `WITH head AS MATERIALIZED (
+      SELECT plant.id, plant.name_key, plant.tag, plant.deleted_at FROM plant
+      ${after === undefined ? '' : `WHERE plant.id > ${bind(after)}`} ORDER BY plant.id LIMIT ${POSTGRES_SEARCH_HEAD}),
+    head_matches AS MATERIALIZED (
+      SELECT head.id FROM head
+      WHERE head.name_key LIKE ${pattern} AND head.deleted_at IS NULL${tagged('head')}
+      ORDER BY head.id LIMIT ${wanted}),
+    matches AS (
+      SELECT head_matches.id FROM head_matches
+      UNION ALL
+      SELECT later.id FROM (
+        SELECT plant.id FROM plant
+        WHERE plant.name_key LIKE ${pattern} AND plant.deleted_at IS NULL${tagged('plant')}
+          AND plant.id > (SELECT max(head.id) FROM head)
+        OFFSET 0) AS later
+      WHERE (SELECT count(*) FROM head) = ${POSTGRES_SEARCH_HEAD} AND (SELECT count(*) FROM head_matches) < ${wanted})
+    SELECT ${PLANT_COLUMNS} FROM matches JOIN plant ON plant.id = matches.id
+    ORDER BY plant.id ASC LIMIT ${wanted}`;
 }
 
 /** Builds SQL whose values are bound in order: `bind(value)` records the value and answers its placeholder. */

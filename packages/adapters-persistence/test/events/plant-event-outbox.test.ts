@@ -3,8 +3,8 @@ import { Plant, type NewPlantInput, type PlantEvent } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
-import { undoMigrationsFrom } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
+import { undoMigrationsThrough } from '../support/migrations.js';
 
 const anEventId: unknown = expect.stringMatching(
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -257,11 +257,14 @@ describe.each(testEngines())('the plant events switch on $name', (engine) => {
 
   it('stays on for a store that already held plants when the switch arrived (as before it)', async () => {
     const { dataSource } = open();
-    // Back to before the switch, and a plant written as that release wrote it.
-    await undoMigrationsFrom(dataSource, 'AddPlantEventsSwitch1763884800000');
+    // Back to before the switch: the migrations after it, then the switch's.
+    await undoMigrationsThrough(dataSource, 'AddPlantEventsSwitch1763884800000');
     try {
+      // As that release wrote a plant: the statements of today name columns it did not have.
+      const postgres = dataSource.options.type === 'postgres';
       await dataSource.query(
-        `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (7, 'Old', NULL, NULL, '${provenance.createdAt.toISOString()}')`,
+        `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (${postgres ? '$1, $2, NULL, NULL, $3' : '?, ?, NULL, NULL, ?'})`,
+        [postgres ? '7' : 7n, 'Old', provenance.createdAt.toISOString()],
       );
     } finally {
       await dataSource.runMigrations();

@@ -2,7 +2,7 @@ import { SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, PlantId, PlantNameSearch } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
-import { undoMigrationsFrom } from '../support/migrations.js';
+import { undoMigrationsThrough } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
 
 const AT = '2026-11-20T10:00:00.000Z';
@@ -48,7 +48,7 @@ describe.each(testEngines())('upgrading a $name store to name search', (engine) 
 
   beforeAll(async () => {
     const { dataSource } = open();
-    await undoMigrationsFrom(dataSource, 'AddPlantNameSearch1764288000000');
+    await undoMigrationsThrough(dataSource, 'AddPlantNameSearch1764288000000');
     await insertOld(dataSource, postgres);
     await dataSource.runMigrations();
   });
@@ -88,7 +88,7 @@ describe.each(testEngines())('upgrading a $name store to name search', (engine) 
 
   it('undoes itself: the key and its index go, the plants stay', async () => {
     const { dataSource } = open();
-    await undoMigrationsFrom(dataSource, 'AddPlantNameSearch1764288000000');
+    await undoMigrationsThrough(dataSource, 'AddPlantNameSearch1764288000000');
     try {
       const columns: Array<{ name: string }> = postgres
         ? await dataSource.query(

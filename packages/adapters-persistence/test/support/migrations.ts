@@ -1,12 +1,16 @@
 import type { DataSource } from 'typeorm';
 
 /**
- * Takes a fully migrated store back to before the migration named (its class's `name`):
- * that one and every later one undone, newest first, however many follow it.
+ * Undoes the newest migrations until `name` is undone too: the store as a release before that
+ * migration left it, whatever migrations came after.
  */
-export async function undoMigrationsFrom(dataSource: DataSource, name: string): Promise<void> {
-  const names = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-  const index = names.indexOf(name);
-  if (index < 0) throw new Error(`no migration named ${name}`);
-  for (let undone = names.length; undone > index; undone--) await dataSource.undoLastMigration();
+export async function undoMigrationsThrough(dataSource: DataSource, name: string): Promise<void> {
+  const placeholder = dataSource.options.type === 'postgres' ? '$1' : '?';
+  for (;;) {
+    const applied = await dataSource.query<unknown[]>(`SELECT name FROM migrations WHERE name = ${placeholder}`, [
+      name,
+    ]);
+    if (applied.length === 0) return;
+    await dataSource.undoLastMigration();
+  }
 }

@@ -36,6 +36,15 @@ describe('plantNameKey: a name as a person means it, case and accents set aside'
     expect(plantNameKey('Fouge\u0300re')).toBe(plantNameKey('Foug\u00e8re'));
   });
 
+  it.each(['Straße', 'ΣΊΣΥΦΟΣ', 'İstanbul', 'ǅemal', 'ﬃ', 'ŉ', 'Ａｌｏｅ ＶＥＲＡ', '한국 난초', 'Ꭰꭰ', '㈱ ①'])(
+    'keys %j once for good: the key of its key is itself, so every name finds itself',
+    (name) => {
+      const key = plantNameKey(name);
+      expect(plantNameKey(key)).toBe(key);
+      expect(search(name).matches(plantNamed(name).name)).toBe(true);
+    },
+  );
+
   it('is what PlantName.key answers, so stores and searches share it', () => {
     expect(plantNamed('Fougère mâle').name.key).toBe('fougere male');
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { requestingClient } from '../auth/requesting-client.js';
 import { deferBodyParsing } from '../body/deferred-body-parser.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 import { installLoadShedding } from '../http/load-shedding.js';
@@ -46,6 +47,7 @@ export function installRequestPipeline(fastify: FastifyInstance, parts: RequestP
     { maxInFlight: options.maxRequestsInFlight, maxInFlightPerClient: options.maxRequestsInFlightPerClient },
     events,
     fastify.log,
+    requestingClient,
   );
   sendSecurityHeaders(fastify);
   bindRequestLoggers(fastify);

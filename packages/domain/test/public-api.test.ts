@@ -44,7 +44,6 @@ describe('the public API', () => {
       'TOKEN_PREFIX',
       'TokenNotFoundError',
       'TokenSecretsMisconfiguredError',
-      'checkNewPlantShape',
       'checkTokenRequest',
       'hasTokenShape',
       'insertFirstOfEachId',

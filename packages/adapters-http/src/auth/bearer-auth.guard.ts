@@ -67,7 +67,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
 
   /** passport's answer as the verdict: the principal, or a refusal with its reason. */
   override handleRequest<TUser = Principal>(
-    error: unknown,
+    error: Error | null | undefined,
     principal: Principal | false | null | undefined,
     _challenge: unknown,
     context: ExecutionContext,

@@ -154,8 +154,8 @@ describe('load shedding in front of the framework', () => {
   it('refuses to wrap a server that has no single framework listener', () => {
     const log = { warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
     const limits = { maxInFlight: 1, maxInFlightPerClient: 1 };
-    expect(() => installLoadShedding(http.createServer(), limits, new PlantStoreMetrics(), log, requestingClient)).toThrow(
-      /one request listener/,
-    );
+    expect(() =>
+      installLoadShedding(http.createServer(), limits, new PlantStoreMetrics(), log, requestingClient),
+    ).toThrow(/one request listener/);
   });
 });

@@ -39,9 +39,9 @@ export const PLANT_EXAMPLE = { name: 'Monstera deliciosa', tag: 'tropical' };
 export const ETAG = {
   ETag: {
     description:
-      'Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant’s version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.',
+      'Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant and its version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.',
     schema: { type: 'string' },
-    example: '"3"',
+    example: '"42v3"',
   },
 };
 

@@ -1,16 +1,22 @@
-import type { PlantPrecondition } from '@plantstore/domain';
+import type { PlantId, PlantPrecondition } from '@plantstore/domain';
 import { ifMatchTags } from '../http/entity-tags.js';
 
-// The tags versionTag writes; any other names no version of a plant.
-const VERSION_TAG = /^"([1-9][0-9]{0,14})"$/;
+// A version as versionTag writes it, after the id: what no version is (0, a leading zero, past 2^53) names none.
+const VERSION = /^[1-9][0-9]{0,14}$/;
 
 /**
- * `If-Match` as the versions the caller expects (versionTag read back). Absent or `*` (any
- * current plant): no precondition. Tags that name no version, weak ones included, match
- * nothing: a list of only those fails.
+ * `If-Match` on plant `id` as the versions the caller expects (versionTag read back). Absent or
+ * `*` (any current plant): no precondition. A tag that names no version of this plant (another
+ * plant's, a weak one, one this server never wrote) matches nothing: a list of only those fails.
  */
-export function preconditionOf(ifMatch: string | undefined): PlantPrecondition | undefined {
+export function preconditionOf(ifMatch: string | undefined, id: PlantId): PlantPrecondition | undefined {
   const tags = ifMatchTags(ifMatch);
   if (tags === undefined || tags === '*') return undefined;
-  return { versions: tags.flatMap((tag) => VERSION_TAG.exec(tag)?.slice(1).map(Number) ?? []) };
+  const prefix = `"${id.toString()}v`;
+  const versions = tags
+    .filter((tag) => tag.startsWith(prefix) && tag.endsWith('"'))
+    .map((tag) => tag.slice(prefix.length, -1))
+    .filter((version) => VERSION.test(version))
+    .map(Number);
+  return { versions };
 }

@@ -780,8 +780,8 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant’s version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
-                     * @example "3"
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant and its version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
+                     * @example "42v3"
                      */
                     ETag?: string;
                     [name: string]: unknown;
@@ -999,8 +999,8 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant’s version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
-                     * @example "3"
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant and its version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
+                     * @example "42v3"
                      */
                     ETag?: string;
                     [name: string]: unknown;

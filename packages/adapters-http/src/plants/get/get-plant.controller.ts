@@ -30,7 +30,7 @@ export class GetPlantController {
     const found = await this.getPlant.execute(id);
     if (found.outcome === 'not-found') return sendError(reply, domainFailure(new PlantNotFoundError(id)));
     if (found.outcome === 'deleted') return sendError(reply, domainFailure(new PlantDeletedError(id)));
-    const etag = versionTag(found.version);
+    const etag = versionTag(id, found.version);
     void reply.header('etag', etag);
     if (matchesIfNoneMatch(ifNoneMatch, etag)) await reply.code(304).send();
     else await reply.code(200).header('content-type', JSON_UTF8).send(plantBody(found.plant));

@@ -36,7 +36,7 @@ export class RemovePlantController {
   ): Promise<void> {
     const result = await this.removePlant.execute({
       id,
-      precondition: preconditionOf(ifMatch),
+      precondition: preconditionOf(ifMatch, id),
       removedByTokenId: principal.tokenId,
     });
     this.events.plantChanged({ operation: 'remove', outcome: result.outcome });

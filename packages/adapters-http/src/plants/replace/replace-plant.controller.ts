@@ -32,7 +32,7 @@ export class ReplacePlantController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const result = await this.changePlant.execute({ plant, precondition: preconditionOf(ifMatch) });
+    const result = await this.changePlant.execute({ plant, precondition: preconditionOf(ifMatch, plant.id) });
     this.events.plantChanged({ operation: 'replace', outcome: result.outcome });
     if (result.outcome === 'not-found') return sendError(reply, domainFailure(new PlantNotFoundError(plant.id)));
     if (result.outcome === 'deleted') return sendError(reply, domainFailure(new PlantDeletedError(plant.id)));
@@ -40,7 +40,7 @@ export class ReplacePlantController {
       return sendError(reply, Failures.preconditionFailed(plant.id.toString()));
     await reply
       .code(200)
-      .header('etag', versionTag(result.version))
+      .header('etag', versionTag(plant.id, result.version))
       .header('content-type', JSON_UTF8)
       .send(plantBody(result.plant));
   }

@@ -1,9 +1,8 @@
 import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { engineOf } from '../connection/create-data-source.js';
 import type { Engine } from '../config/database-config.js';
 import { asStorageError } from '../connection/storage-errors.js';
-import { SqlRunner } from '../connection/sql-runner.js';
+import { SqlRunner, type SqlRunnerOptions } from '../connection/sql-runner.js';
 
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
 export type PublishEvents = (events: readonly PlantEvent[]) => Promise<void>;
@@ -55,9 +54,12 @@ export class SqlPlantEventOutbox {
   private readonly engine: Engine;
   private readonly statements: SqlRunner;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.engine = engineOf(dataSource);
-    this.statements = new SqlRunner(dataSource);
+  constructor(
+    private readonly dataSource: DataSource,
+    options: SqlRunnerOptions = {},
+  ) {
+    this.statements = new SqlRunner(dataSource, options);
+    this.engine = this.statements.engine;
   }
 
   /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */

@@ -52,6 +52,10 @@ export function plantBatchTuningFor(engine: Engine, poolSize: number, maxBatch =
   return {
     creates: writes,
     changes: writes,
-    lookups: { maxBatch: MAX_IDS_PER_LOOKUP, maxFlushesInFlight: inFlight(PG_LOOKUP_BATCHES_IN_FLIGHT), minBatchBesideAnother: 1 },
+    lookups: {
+      maxBatch: MAX_IDS_PER_LOOKUP,
+      maxFlushesInFlight: inFlight(PG_LOOKUP_BATCHES_IN_FLIGHT),
+      minBatchBesideAnother: 1,
+    },
   };
 }

@@ -1,6 +1,5 @@
 import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { Engine } from '../config/database-config.js';
 import { asStorageError } from '../connection/storage-errors.js';
 import { SqlRunner, type SqlRunnerOptions } from '../connection/sql-runner.js';
 
@@ -51,7 +50,6 @@ const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) A
  * inside a transaction (docs/storage.md#one-writer).
  */
 export class SqlPlantEventOutbox {
-  private readonly engine: Engine;
   private readonly statements: SqlRunner;
 
   constructor(
@@ -59,12 +57,11 @@ export class SqlPlantEventOutbox {
     options: SqlRunnerOptions = {},
   ) {
     this.statements = new SqlRunner(dataSource, options);
-    this.engine = this.statements.engine;
   }
 
   /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */
   async relay(limit: number, publish: PublishEvents): Promise<number> {
-    return this.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
+    return this.statements.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
   }
 
   /** Whether the outbox trigger writes events (docs/storage.md#outbox); a new store starts with them off. */

@@ -20,4 +20,3 @@ export function orEachAlone<Item, Result>(write: FlushBatch<Item, Result>): Flus
     }
   };
 }
-

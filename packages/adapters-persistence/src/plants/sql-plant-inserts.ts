@@ -62,7 +62,9 @@ export class SqlPlantInserts {
     // The sort is stable: of two rows with one id, the first stays first.
     const candidates = rows.map((row) => this.toRow(row)).sort(byIdAscending);
     const inserted = new Set(
-      (await commitPlantWrite<{ id: string }>(this.statements, this.sql.insertIfAbsent(candidates))).map((row) => row.id),
+      (await commitPlantWrite<{ id: string }>(this.statements, this.sql.insertIfAbsent(candidates))).map(
+        (row) => row.id,
+      ),
     );
     const writtenBy = new Map<string, NewPlant>();
     for (const row of rows) {

@@ -19,7 +19,11 @@ describe.each(testEngines())('a transaction of several statements on $name', (en
   beforeEach(() => clearStore(open().dataSource));
 
   it('commits every statement and answers the rows of each, in order', async () => {
-    const results = await new SqlRunner(open().dataSource).transaction([insert(1, 'one'), insert(2, 'two'), rename(1, 'uno')]);
+    const results = await new SqlRunner(open().dataSource).transaction([
+      insert(1, 'one'),
+      insert(2, 'two'),
+      rename(1, 'uno'),
+    ]);
     expect(results).toEqual([[{ id: '1' }], [{ id: '2' }], []]);
     expect(await plantRows(open().dataSource)).toEqual([
       { id: '1', name: 'uno', tag: null },
@@ -52,8 +56,14 @@ describe('a transaction on SQLite whose lock another process holds', () => {
       await lock.query("INSERT INTO plant (id, name, created_at) VALUES (9, 'elsewhere', '2025-06-01T00:00:00.000Z')");
       const runner = new SqlRunner(writer, { lockWaitMs: 5_000 });
       const committing = runner.transaction([
-        { sql: "INSERT INTO plant (id, name, created_at) VALUES (1, 'one', '2025-06-01T00:00:00.000Z')", parameters: [] },
-        { sql: "INSERT INTO plant (id, name, created_at) VALUES (2, 'two', '2025-06-01T00:00:00.000Z')", parameters: [] },
+        {
+          sql: "INSERT INTO plant (id, name, created_at) VALUES (1, 'one', '2025-06-01T00:00:00.000Z')",
+          parameters: [],
+        },
+        {
+          sql: "INSERT INTO plant (id, name, created_at) VALUES (2, 'two', '2025-06-01T00:00:00.000Z')",
+          parameters: [],
+        },
       ]);
       // The event loop is free while it waits: a timer fires on time.
       const started = Date.now();
@@ -77,8 +87,14 @@ describe('a transaction on SQLite whose lock another process holds', () => {
       await lock.query("INSERT INTO plant (id, name, created_at) VALUES (8, 'elsewhere', '2025-06-01T00:00:00.000Z')");
       const failure = await new SqlRunner(writer, { lockWaitMs: 30 })
         .transaction([
-          { sql: "INSERT INTO plant (id, name, created_at) VALUES (3, 'three', '2025-06-01T00:00:00.000Z')", parameters: [] },
-          { sql: "INSERT INTO plant (id, name, created_at) VALUES (4, 'four', '2025-06-01T00:00:00.000Z')", parameters: [] },
+          {
+            sql: "INSERT INTO plant (id, name, created_at) VALUES (3, 'three', '2025-06-01T00:00:00.000Z')",
+            parameters: [],
+          },
+          {
+            sql: "INSERT INTO plant (id, name, created_at) VALUES (4, 'four', '2025-06-01T00:00:00.000Z')",
+            parameters: [],
+          },
         ])
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(StorageUnavailableError);

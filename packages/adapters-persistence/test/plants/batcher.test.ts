@@ -155,7 +155,9 @@ describe('Batcher', () => {
   });
 
   it('fails a caller whose item the flush left without an outcome', async () => {
-    const commit = new Batcher<string, string>(async () => [{ status: 'fulfilled', value: 'only one' }], { maxBatch: 10 });
+    const commit = new Batcher<string, string>(async () => [{ status: 'fulfilled', value: 'only one' }], {
+      maxBatch: 10,
+    });
     const settled = await Promise.allSettled([commit.submit('a'), commit.submit('b')]);
     expect(settled).toEqual([
       { status: 'fulfilled', value: 'only one' },

@@ -67,13 +67,17 @@ export class SqlRunner {
   }
 
   private sqliteTransaction(statements: readonly Statement[]): unknown[][] {
-    const database = (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+    const database = (this.dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
+    // better-sqlite3's own words for it, which storage-errors.ts reads as "database closed".
+    if (database?.open !== true) throw new Error('The database connection is not open');
     // IMMEDIATE: the write lock is taken at BEGIN, not halfway through, where it could be refused.
     return database
       .transaction(() =>
         statements.map(({ sql, parameters }) => {
           const prepared = this.prepare(database, sql);
-          return prepared.reader ? prepared.all(...parameters) : (prepared.run(...parameters), []);
+          // As TypeORM binds them: better-sqlite3 takes no booleans.
+          const values = parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+          return prepared.reader ? prepared.all(...values) : (prepared.run(...values), []);
         }),
       )
       .immediate();

@@ -43,6 +43,24 @@ describe.each(testEngines())('a transaction of several statements on $name', (en
   });
 });
 
+describe.each(testEngines())('a transaction on a closed $name store', (engine) => {
+  let store: TestStore;
+  beforeAll(async () => (store = await engine.createStore()));
+  afterAll(() => store?.remove());
+
+  it('fails as a storage error, "database closed", as a single statement does', async () => {
+    const dataSource = await store.open();
+    const runner = new SqlRunner(dataSource);
+    await dataSource.destroy();
+    const select: Statement = { sql: 'SELECT 1 AS one', parameters: [] };
+    for (const statements of [[select], [select, select]]) {
+      const failure = await runner.transaction(statements).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StorageUnavailableError);
+      expect((failure as StorageUnavailableError).reason).toBe('database closed');
+    }
+  });
+});
+
 describe('a transaction on SQLite whose lock another process holds', () => {
   let store: TestStore;
   beforeAll(async () => (store = await sqliteEngine.createStore()));

@@ -1,6 +1,5 @@
 import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
-import type { DataSource, QueryRunner } from 'typeorm';
-import { asStorageError } from '../connection/storage-errors.js';
+import type { DataSource } from 'typeorm';
 import { SqlRunner, type SqlRunnerOptions } from '../connection/sql-runner.js';
 
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
@@ -111,24 +110,25 @@ export class SqlPlantEventOutbox {
     return rows.length;
   }
 
-  private async relayClaimed(limit: number, publish: PublishEvents): Promise<number> {
-    let runner: QueryRunner | undefined;
-    try {
-      runner = this.dataSource.createQueryRunner();
-      await runner.startTransaction();
-      const rows = (await runner.query(`${SELECT_OLDEST} $1 FOR UPDATE SKIP LOCKED`, [limit])) as OutboxRow[];
-      if (rows.length > 0) {
-        await publish(rows.map(toEvent));
-        await runner.query('DELETE FROM plant_outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+  private relayClaimed(limit: number, publish: PublishEvents): Promise<number> {
+    return this.statements.call(async () => {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        const rows = (await runner.query(`${SELECT_OLDEST} $1 FOR UPDATE SKIP LOCKED`, [limit])) as OutboxRow[];
+        if (rows.length > 0) {
+          await publish(rows.map(toEvent));
+          await runner.query('DELETE FROM plant_outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+        }
+        await runner.commitTransaction();
+        return rows.length;
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      } finally {
+        await runner.release();
       }
-      await runner.commitTransaction();
-      return rows.length;
-    } catch (error) {
-      if (runner?.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw asStorageError(error);
-    } finally {
-      await runner?.release();
-    }
+    });
   }
 
   private query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {

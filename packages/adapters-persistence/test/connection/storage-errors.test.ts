@@ -72,7 +72,7 @@ describe('the reason an outage is given, for the operator', () => {
   });
 });
 
-describe('isStorageUnavailable on error codes', () => {
+describe('which driver errors are outages (a 503), and which are not', () => {
   it.each([
     ['SQLITE_BUSY', 'database is locked'],
     ['SQLITE_BUSY_SNAPSHOT', 'database is locked'],

@@ -23,7 +23,7 @@ export { PlantName } from './plants/plant-name.js';
 export { plantNameKey } from './plants/plant-name-key.js';
 export { PlantNameSearch } from './plants/plant-name-search.js';
 export { PlantTag } from './plants/plant-tag.js';
-export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
+export { NewPlantShape, type NewPlantRecord } from './plants/new-plant-shape.js';
 export {
   PlantConflictError,
   PlantDeletedError,

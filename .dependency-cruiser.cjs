@@ -13,7 +13,7 @@ const FLOORS = {
     ['http', 'limits'],
     ['auth', 'body'],
     ['openapi'],
-    ['health', 'plants', 'observability', 'web'],
+    ['health', 'plants', 'changes', 'observability', 'web'],
     ['pipeline'],
   ],
   'adapters-persistence': [

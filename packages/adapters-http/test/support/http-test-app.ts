@@ -4,6 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import {
   IssueToken,
+  type PlantChangeFeed,
   type PlantChangeRepository,
   type PlantReader,
   type PlantRepository,
@@ -27,6 +28,8 @@ type HttpLimits = Pick<
   | 'maxRequestsInFlight'
   | 'maxRequestsInFlightPerClient'
   | 'authFailuresPerMinute'
+  | 'maxChangeStreams'
+  | 'changeStreamTickMs'
 >;
 
 export const TEST_HTTP_LIMITS: HttpLimits = {
@@ -35,7 +38,12 @@ export const TEST_HTTP_LIMITS: HttpLimits = {
   maxRequestsInFlight: 1_000,
   maxRequestsInFlightPerClient: 1_000,
   authFailuresPerMinute: 0,
+  maxChangeStreams: 1_000,
+  changeStreamTickMs: 20,
 };
+
+/** A feed with no change, for the suites that do not read it. */
+const NO_CHANGES: PlantChangeFeed = { readAfter: async () => [], newestPosition: async () => undefined };
 
 export interface HttpTestApp {
   readonly app: NestFastifyApplication;
@@ -48,6 +56,10 @@ export interface HttpTestAppOptions {
   readonly http?: Partial<HttpLimits>;
   /** The store behind the use cases; the domain's in-memory repository by default. */
   readonly plants?: PlantRepository & PlantReader & PlantChangeRepository;
+  /** The change feed; one without any change by default. */
+  readonly changes?: PlantChangeFeed;
+  /** Seconds the feed lags, for the metric. */
+  readonly feedLagSeconds?: () => Promise<number>;
   /** Modules the composition root adds beside the adapter's own (the web page). */
   readonly modules?: readonly DynamicModule[];
 }
@@ -70,6 +82,8 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
           ...TEST_HTTP_LIMITS,
           ...options.http,
           plants,
+          changes: options.changes ?? NO_CHANGES,
+          feedLagSeconds: options.feedLagSeconds,
           tokens,
           tokenSecrets,
           clock,

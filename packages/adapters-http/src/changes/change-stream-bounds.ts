@@ -2,7 +2,7 @@
 export interface ChangeStreamBounds {
   /** A comment line after this long without an event keeps proxies from closing the stream. */
   readonly heartbeatMs: number;
-  /** Unsent bytes a stream may hold; past it the follower reads too slowly and its stream ends. */
+  /** Bytes a stream may hold that its follower has not taken (and one page more); past it the follower reads too slowly and its stream ends. */
   readonly maxBufferedBytes: number;
   /** How often each stream's token is checked again: revocation (with the token cache) and expiry end it within 5 s. */
   readonly tokenRecheckMs: number;

@@ -61,6 +61,8 @@ export class ChangeStreamHub implements OnModuleDestroy {
   private lastTokenCheck = 0;
   private checkingTokens = false;
   private closed = false;
+  /** The reads failed since the last that worked: one line when they start failing, one when they work again. */
+  private failedReads = 0;
 
   constructor(private readonly options: ChangeStreamHubOptions) {}
 
@@ -170,10 +172,14 @@ export class ChangeStreamHub implements OnModuleDestroy {
         const last = page.at(-1)?.position;
         if (last !== undefined && compareFeedPositions(last, this.position) > 0) this.position = last;
         this.broadcast(page);
+        if (this.failedReads > 0)
+          this.logger.log(`the change streams read the store again after ${this.failedReads} failed reads`);
+        this.failedReads = 0;
       }
     } catch (error) {
       // The streams stay open: the next tick reads again from the same position.
-      this.logger.warn(`the change streams' read failed (${(error as Error).message}); retrying`);
+      if (this.failedReads++ === 0)
+        this.logger.warn(`the change streams' read failed (${(error as Error).message}); retrying each tick`);
     } finally {
       this.reading = false;
     }

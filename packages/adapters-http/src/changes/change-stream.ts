@@ -8,8 +8,8 @@ import { HEARTBEAT_TEXT } from './feed-entry-text.js';
  * One follower's Server-Sent Events stream: what is written goes into `sink`, which Fastify
  * pipes into the response as the follower takes it. It knows
  * where its follower stands (`position`: everything up to it was written) and holds at most
- * `maxBufferedBytes` its follower has not taken: past that it ends, and the follower resumes
- * from its last event id. It ends once, for one reason.
+ * `maxBufferedBytes` its follower has not taken, and one more page: past that it ends, and the
+ * follower resumes from its last event id. It ends once, for one reason.
  */
 export class ChangeStream {
   private lastWriteAt: number;
@@ -37,7 +37,8 @@ export class ChangeStream {
   /** Writes events; false when the stream has ended (now, because its follower is too slow, or before). */
   write(text: string): boolean {
     if (this.ended) return false;
-    if (this.sink.writableLength + this.sink.readableLength + text.length > this.maxBufferedBytes) {
+    // What the follower has not taken yet, before this write: a stream holds at most the bound and one page.
+    if (this.sink.writableLength + this.sink.readableLength > this.maxBufferedBytes) {
       this.end('slow-follower');
       return false;
     }

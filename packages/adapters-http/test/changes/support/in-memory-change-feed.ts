@@ -15,6 +15,8 @@ import {
  */
 export class InMemoryChangeFeed implements PlantChangeFeed {
   private readonly latest = new Map<string, PositionedFeedEntry>();
+  /** Every plant's last entry, ascending by position. */
+  private readonly ordered: PositionedFeedEntry[] = [];
   private commit = 0n;
   /** Calls of readAfter, in order. */
   readonly reads: Array<{ readonly after: FeedPosition; readonly limit: number }> = [];
@@ -38,17 +40,18 @@ export class InMemoryChangeFeed implements PlantChangeFeed {
   async readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]> {
     this.reads.push({ after, limit });
     if (this.failing) throw new Error('store offline');
-    return [...this.latest.values()]
-      .filter(({ position }) => compareFeedPositions(position, after) > 0)
-      .sort((a, b) => compareFeedPositions(a.position, b.position))
-      .slice(0, limit);
+    let low = 0;
+    let high = this.ordered.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareFeedPositions(this.ordered[middle]!.position, after) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return this.ordered.slice(low, low + limit);
   }
 
   async newestPosition(): Promise<FeedPosition | undefined> {
-    let newest: FeedPosition | undefined;
-    for (const { position } of this.latest.values())
-      if (newest === undefined || compareFeedPositions(position, newest) > 0) newest = position;
-    return newest;
+    return this.ordered.at(-1)?.position;
   }
 
   private nextVersion(id: bigint): number {
@@ -57,7 +60,11 @@ export class InMemoryChangeFeed implements PlantChangeFeed {
 
   private record(id: bigint, entry: PlantFeedEntry): PlantFeedEntry {
     this.commit++;
-    this.latest.set(id.toString(), { position: { epoch: 0n, commit: this.commit, id }, entry });
+    const previous = this.latest.get(id.toString());
+    if (previous !== undefined) this.ordered.splice(this.ordered.indexOf(previous), 1);
+    const positioned = { position: { epoch: 0n, commit: this.commit, id }, entry };
+    this.latest.set(id.toString(), positioned);
+    this.ordered.push(positioned);
     return entry;
   }
 }

@@ -129,11 +129,11 @@ export class PlantStoreHttpModule implements NestModule {
         },
         {
           provide: PlantStoreMetrics,
-          useFactory: ({ limiterStorage, outbox, feedLagSeconds }: HttpOptions) => {
+          useFactory: ({ limiterStorage, outbox, feedLag }: HttpOptions) => {
             const metrics = new PlantStoreMetrics();
             if (limiterStorage !== undefined) metrics.watchLimiterStorage(limiterStorage);
             if (outbox !== undefined) metrics.watchOutbox(outbox);
-            if (feedLagSeconds !== undefined) metrics.watchFeedLag(feedLagSeconds);
+            if (feedLag !== undefined) metrics.watchFeedLag(feedLag);
             return metrics;
           },
           inject: [HTTP_OPTIONS],

@@ -57,10 +57,10 @@ const PAGE_EXAMPLE = {
     { id: 1, version: 2, name: 'Monstera deliciosa', tag: 'tropical' },
     { id: 2, version: 3, deleted: true },
   ],
-  next: '1.0.2c.2.1h8xg3r',
+  next: '1.0.18.2.1rdsvi1',
 };
 const STREAM_EXAMPLE =
-  'retry: 1000\n\nid: 1.0.2c.1.1nq0j7x\nevent: change\ndata: {"id":1,"version":2,"name":"Monstera deliciosa","tag":"tropical"}\n\n: still here\n\n';
+  'retry: 1000\n\nid: 1.0.18.1.1qju2f4\nevent: change\ndata: {"id":1,"version":2,"name":"Monstera deliciosa","tag":"tropical"}\n\n: still here\n\n';
 
 export function DocumentFollowChanges(): MethodDecorator {
   return applyDecorators(

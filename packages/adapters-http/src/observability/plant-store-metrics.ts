@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FeedLagReading } from '../ports/feed-lag.js';
 import type { LimiterStorage } from '../ports/limiter-storage.js';
 import type {
   AuthFailureReason,
@@ -180,14 +181,34 @@ export class PlantStoreMetrics implements HttpEvents {
     );
   }
 
-  /** How far the change feed lags behind the store's commits (read at scrape time); NaN when unreadable. */
-  watchFeedLag(lagSeconds: () => Promise<number>): void {
+  /** How far the change feed is behind the store's commits (read at scrape time); NaN when unreadable. */
+  watchFeedLag(feedLag: () => Promise<FeedLagReading>): void {
+    // One read of the store per scrape serves both gauges.
+    let pending: Promise<{ lag: FeedLagReading; at: number } | undefined> | undefined;
+    const read = () =>
+      (pending ??= feedLag()
+        .then((lag) => ({ lag, at: Date.now() }))
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (pending = undefined))));
     new Gauge({
-      name: 'plantstore_change_feed_lag_seconds',
-      help: 'How long the change feed has been held behind a transaction still open (0 when it serves every commit).',
+      name: 'plantstore_change_feed_lag_changes',
+      help: 'Changes committed that no follower of the change feed can read yet: a transaction still open holds them back.',
       registers: [this.registry],
       async collect() {
-        this.set(await lagSeconds().catch(() => NaN));
+        const reading = await read();
+        this.set(reading === undefined ? NaN : reading.lag.changes);
+      },
+    });
+    new Gauge({
+      name: 'plantstore_change_feed_lag_seconds',
+      help: 'Age of the oldest change the change feed cannot serve yet; 0 when it serves every commit.',
+      registers: [this.registry],
+      async collect() {
+        const reading = await read();
+        const oldest = reading?.lag.oldestChangedAt;
+        this.set(
+          reading === undefined ? NaN : oldest === undefined ? 0 : Math.max(0, reading.at - oldest.getTime()) / 1000,
+        );
       },
     });
   }

@@ -7,6 +7,7 @@ import type {
   TokenRepository,
   TokenSecrets,
 } from '@plantstore/domain';
+import type { FeedLagReading } from './feed-lag.js';
 import type { LimiterStorage } from './limiter-storage.js';
 import type { OutboxStatus } from './outbox-status.js';
 
@@ -31,8 +32,8 @@ export interface HttpOptions {
   readonly plants: PlantRepository & PlantReader & PlantChangeRepository;
   /** The store's change feed, served by GET /plants/changes (docs/changes.md). */
   readonly changes: PlantChangeFeed;
-  /** Seconds the feed lags behind the store's commits (a transaction still open holds it), read at scrape time. */
-  readonly feedLagSeconds?: (() => Promise<number>) | undefined;
+  /** How far the feed is behind the store's commits, for the metrics (read at scrape time); no metric when absent. */
+  readonly feedLag?: (() => Promise<FeedLagReading>) | undefined;
   readonly tokens: TokenRepository;
   /** How the tokens' secrets are kept: the hash a presented token is looked up by. */
   readonly tokenSecrets: TokenSecrets;

@@ -258,7 +258,8 @@ describe('GET /plants/changes', () => {
     });
 
     it('tells the metrics the open streams, the entries sent and the feed’s lag', async () => {
-      await start({ feedLagSeconds: async () => 2.5 });
+      const lagSince = new Date(Date.now() - 60_000);
+      await start({ feedLag: async () => ({ changes: 3, oldestChangedAt: lagSince }) });
       feed.put(1n, 'Fern');
       const base = await listen();
       const follower = await stream(base);
@@ -267,7 +268,10 @@ describe('GET /plants/changes', () => {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/^plantstore_change_streams_open 1$/m);
       expect(metrics).toMatch(/^plantstore_changes_sent_total 2$/m);
-      expect(metrics).toMatch(/^plantstore_change_feed_lag_seconds 2.5$/m);
+      expect(metrics).toMatch(/^plantstore_change_feed_lag_changes 3$/m);
+      const lagSeconds = Number(/^plantstore_change_feed_lag_seconds (\S+)$/m.exec(metrics)?.[1]);
+      expect(lagSeconds).toBeGreaterThanOrEqual(60);
+      expect(lagSeconds).toBeLessThan(120);
     });
   });
 });

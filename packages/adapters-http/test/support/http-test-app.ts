@@ -58,8 +58,8 @@ export interface HttpTestAppOptions {
   readonly plants?: PlantRepository & PlantReader & PlantChangeRepository;
   /** The change feed; one without any change by default. */
   readonly changes?: PlantChangeFeed;
-  /** Seconds the feed lags, for the metric. */
-  readonly feedLagSeconds?: () => Promise<number>;
+  /** How far the feed lags, for the metrics. */
+  readonly feedLag?: HttpOptions['feedLag'];
   /** Modules the composition root adds beside the adapter's own (the web page). */
   readonly modules?: readonly DynamicModule[];
 }
@@ -83,7 +83,7 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
           ...options.http,
           plants,
           changes: options.changes ?? NO_CHANGES,
-          feedLagSeconds: options.feedLagSeconds,
+          feedLag: options.feedLag,
           tokens,
           tokenSecrets,
           clock,

@@ -14,7 +14,7 @@ import { CHANGE_STREAM_BOUNDS, type ChangeStreamBounds } from '../../src/changes
 import { ChangeStreamHub } from '../../src/changes/change-stream-hub.js';
 import { feedEntryJson } from '../../src/changes/feed-entry-text.js';
 import type { ChangeStreamEnd, HttpEvents } from '../../src/ports/http-events.js';
-import { openEventStream, type EventStreamReader } from './support/event-stream-reader.js';
+import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
 import { InMemoryChangeFeed } from './support/in-memory-change-feed.js';
 
 /** What the hub told: the streams that ended, by reason. */

@@ -42,8 +42,6 @@ export const TEST_HTTP_LIMITS: HttpLimits = {
   changeStreamTickMs: 20,
 };
 
-/** A feed with no change, for the suites that do not read it. */
-const NO_CHANGES: PlantChangeFeed = { readAfter: async () => [], newestPosition: async () => undefined };
 
 export interface HttpTestApp {
   readonly app: NestFastifyApplication;
@@ -55,8 +53,8 @@ export interface HttpTestApp {
 export interface HttpTestAppOptions {
   readonly http?: Partial<HttpLimits>;
   /** The store behind the use cases; the domain's in-memory repository by default. */
-  readonly plants?: PlantRepository & PlantReader & PlantChangeRepository;
-  /** The change feed; one without any change by default. */
+  readonly plants?: PlantRepository & PlantReader & PlantChangeRepository & PlantChangeFeed;
+  /** The change feed; the store's own (`plants`) by default. */
   readonly changes?: PlantChangeFeed;
   /** How far the feed lags, for the metrics. */
   readonly feedLag?: HttpOptions['feedLag'];
@@ -82,7 +80,7 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
           ...TEST_HTTP_LIMITS,
           ...options.http,
           plants,
-          changes: options.changes ?? NO_CHANGES,
+          changes: options.changes ?? plants,
           feedLag: options.feedLag,
           tokens,
           tokenSecrets,

@@ -39,7 +39,7 @@ interface Harness {
   /** A token that reads, and its id. */
   readonly token: { plaintext: string; id: string };
   /** Opens a stream from the cursor (from the beginning when absent), the hub reading its first page itself. */
-  follow(after?: string): Promise<EventStreamReader>;
+  readonly follow: (after?: string) => Promise<EventStreamReader>;
 }
 
 /**

@@ -42,7 +42,6 @@ export const TEST_HTTP_LIMITS: HttpLimits = {
   changeStreamTickMs: 20,
 };
 
-
 export interface HttpTestApp {
   readonly app: NestFastifyApplication;
   readonly plants: PlantRepository & PlantReader & PlantChangeRepository;

@@ -10,7 +10,7 @@
 //    server's CPU per delivered change is the phase's CPU less the same creates' CPU with no
 //    stream open, over the deliveries. SQLite on a temp file, or DATABASE_URL=postgres://…
 //    (a new database on that server). The table is printed and saved under bench/results/.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,37 @@ const SERVER_ENV = {
   MAX_CONNECTIONS: String(Math.max(STREAMS * 2, 4096)),
   LOG_LEVEL: 'warn',
 };
+
+/**
+ * Ready once this very process listens on its port: on a machine where other servers start and
+ * stop, a port found free may be taken before the server binds it, and answering HTTP on it
+ * would then prove only that someone else's server runs there.
+ */
+function listensItself(server) {
+  const port = `:${server.port.toString(16).toUpperCase().padStart(4, '0')} `;
+  const listening = new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+      readFileSync(table, 'utf8')
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter((fields) => fields[1]?.endsWith(port.trim()) && fields[3] === '0A')
+        .map((fields) => `socket:[${fields[9]}]`),
+    ),
+  );
+  try {
+    return readdirSync(`/proc/${server.pid}/fd`).some((fd) => {
+      try {
+        return listening.has(readlinkSync(`/proc/${server.pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+const start = (env) => startBuiltServer({ ...SERVER_ENV, ...env }, { ready: listensItself });
 
 const tmp = mkdtempSync(join(os.tmpdir(), 'plantstore-bench-feed-'));
 const databases = [];
@@ -169,7 +200,7 @@ async function main() {
   const bigUrl = await freshDatabase('big');
   if (PLANTS > 0) await importPlants({ databaseUrl: bigUrl, first: 1, count: PLANTS, dir: tmp });
   const bigToken = createToken(bigUrl);
-  let server = await startBuiltServer({ ...SERVER_ENV, DATABASE_URL: bigUrl });
+  let server = await start({ DATABASE_URL: bigUrl });
   try {
     const feed = await readWholeFeed(server, bigToken);
     const list = await pageTheList(server, bigToken);
@@ -187,7 +218,7 @@ async function main() {
   // 2. Streams while creates run, on a fresh server; first the same creates with no stream.
   const liveUrl = await freshDatabase('live');
   const liveToken = createToken(liveUrl);
-  server = await startBuiltServer({ ...SERVER_ENV, DATABASE_URL: liveUrl });
+  server = await start({ DATABASE_URL: liveUrl });
   const peakRss = startRssSampler(server.pid);
   let live;
   try {

@@ -3,12 +3,13 @@ import request from 'supertest';
 import { ChangeCursor, compareFeedPositions } from '@plantstore/domain';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
-import { createTokenWithCli } from '../../../../test-support/built-cli.js';
+import { createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 import { connectPostgres, describeOnPostgres, testEngines, type TestDatabase } from '../support/engines.js';
 import { copyOfTable, FeedCopy, PLANT_TABLE_QUERY } from '../support/feed-copy.js';
 import { churnPlants } from '../support/plant-churn.js';
 
 const SHUTDOWN_TIMEOUT_MS = 5_000;
+const REVOCATION_BOUND_MS = 5_000;
 
 async function createPlant(url: string, token: string, id: number, name: string): Promise<void> {
   const res = await request(url)
@@ -65,6 +66,19 @@ describe.each(testEngines())('the change feed across the built server’s restar
     await resumed.untilEvents(1);
     expect(resumed.events.map(({ data }) => data)).toEqual(['{"id":4,"version":1,"name":"after"}']);
     resumed.close();
+  });
+
+  it('ends a stream within 5 s of its token’s revocation by the CLI (another process: the token cache holds it meanwhile)', async () => {
+    const { id, token } = await createTokenWithCli(database.url, 'revoked', ['plants:read']);
+    const follower = await follow(server!.url, token);
+    expect(follower.status).toBe(200);
+    // The token is in the server's cache from the stream's own request.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const revoked = await runCli(['token', 'revoke', id], { DATABASE_URL: database.url });
+    expect(revoked.code).toBe(0);
+    const revokedAt = performance.now();
+    await follower.untilEnded(REVOCATION_BOUND_MS + 3_000);
+    expect(performance.now() - revokedAt).toBeLessThanOrEqual(REVOCATION_BOUND_MS);
   });
 });
 

@@ -70,7 +70,7 @@ const FEED_SQL: Record<Engine, FeedSql> = {
   },
   // Only rows the statement's snapshot proves final: written by a transaction below its xmin,
   // which has ended, while every transaction that commits later has an id at or above it
-  // (docs/decisions.md#feed-no-skip). Rows of an older epoch are all final.
+  // (docs/decisions.md, "How the feed never skips a late commit"). Rows of an older epoch are all final.
   postgres: {
     readAfter: (after, limit) => ({
       sql: `SELECT ${FEED_COLUMNS}, CAST(plant.feed_epoch AS TEXT) AS epoch, CAST(plant.feed_xid AS TEXT) AS commit_

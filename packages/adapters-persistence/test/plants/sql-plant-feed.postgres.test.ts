@@ -50,9 +50,9 @@ async function follow(feed: PlantChangeFeed, at: FeedPosition, copy: Copy): Prom
 
 /** Every plant as the store holds it, as a follower's copy would. */
 async function storeCopy(dataSource: DataSource): Promise<Copy> {
-  const rows = (await dataSource.query(
-    'SELECT CAST(id AS TEXT) AS id, name, tag, version, deleted_at FROM plant',
-  )) as Array<{ id: string; name: string | null; tag: string | null; version: number; deleted_at: Date | null }>;
+  const rows = await dataSource.query<
+    Array<{ id: string; name: string | null; tag: string | null; version: number; deleted_at: Date | null }>
+  >('SELECT CAST(id AS TEXT) AS id, name, tag, version, deleted_at FROM plant');
   return new Map(
     rows.map((row) => [
       row.id,
@@ -101,9 +101,9 @@ describeOnPostgres('the change feed on PostgreSQL, where positions are not commi
       )) as [{ xid: string }];
       // B: a create on the second instance, which takes a later position and commits at once.
       await second.insertIfAbsent(plant('3', 'quick'), provenance);
-      const [{ xid: quickXid }] = (await other.query(
+      const [{ xid: quickXid }] = await other.query<[{ xid: string }]>(
         'SELECT CAST(feed_xid AS TEXT) AS xid FROM plant WHERE id = 3',
-      )) as [{ xid: string }];
+      );
       expect(BigInt(quickXid)).toBeGreaterThan(BigInt(slowXid));
 
       // A follower reading now, on either instance, must not move past A's position.
@@ -200,9 +200,9 @@ describeOnPostgres('the change feed of a PostgreSQL database restored into anoth
   }
 
   async function epoch(): Promise<string> {
-    const [row] = (await open().dataSource.query('SELECT CAST(epoch AS TEXT) AS epoch FROM plant_feed')) as [
-      { epoch: string },
-    ];
+    const [row] = await open().dataSource.query<[{ epoch: string }]>(
+      'SELECT CAST(epoch AS TEXT) AS epoch FROM plant_feed',
+    );
     return row.epoch;
   }
 

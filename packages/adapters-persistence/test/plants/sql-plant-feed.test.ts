@@ -28,11 +28,13 @@ async function follow(feed: PlantChangeFeed, at: FeedPosition, copy: Map<string,
 }
 
 async function storeVersions(dataSource: DataSource): Promise<Map<string, number>> {
-  const rows = (await dataSource.query('SELECT CAST(id AS TEXT) AS id, version, deleted_at FROM plant')) as Array<{
-    id: string;
-    version: number;
-    deleted_at: unknown;
-  }>;
+  const rows = await dataSource.query<
+    Array<{
+      id: string;
+      version: number;
+      deleted_at: unknown;
+    }>
+  >('SELECT CAST(id AS TEXT) AS id, version, deleted_at FROM plant');
   return new Map(rows.map((row) => [row.id, row.deleted_at === null ? row.version : -row.version]));
 }
 

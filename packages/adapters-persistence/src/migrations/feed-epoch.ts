@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 
 /**
- * PostgreSQL's feed positions are transaction ids (docs/decisions.md#feed-no-skip), which mean
+ * PostgreSQL's feed positions are transaction ids (docs/decisions.md, "How the feed never skips a late commit"), which mean
  * something only in the cluster that handed them out. A database restored from a dump into
  * another cluster would hand out ids unrelated to the stored ones (lower ones: a follower's
  * cursor would pass over every change until they caught up). So at start-up, when the stored

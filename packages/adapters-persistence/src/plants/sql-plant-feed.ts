@@ -44,7 +44,10 @@ interface FeedSql {
 }
 
 /** The statement's snapshot's xmin: every transaction below it has ended (as bigint, as feed_xid). */
-const HORIZON = 'CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint)';
+const HORIZON = '(SELECT CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint))';
+
+// Values, not a join: both ends of the range bound the index scan.
+const EPOCH = '(SELECT feed.epoch FROM plant_feed AS feed WHERE feed.id = 1)';
 
 const FEED_COLUMNS = `CAST(plant.id AS TEXT) AS id, plant.name AS name, plant.tag AS tag, plant.version AS version,
   plant.deleted_at AS deleted_at`;
@@ -67,14 +70,13 @@ const FEED_SQL: Record<Engine, FeedSql> = {
   },
   // Only rows the statement's snapshot proves final: written by a transaction below its xmin,
   // which has ended, while every transaction that commits later has an id at or above it
-  // (docs/decisions.md#feed-no-skip). Rows of an older epoch are all final.
+  // (docs/decisions.md, "How the feed never skips a late commit"). Rows of an older epoch are all final.
   postgres: {
     readAfter: (after, limit) => ({
       sql: `SELECT ${FEED_COLUMNS}, CAST(plant.feed_epoch AS TEXT) AS epoch, CAST(plant.feed_xid AS TEXT) AS commit_
-        FROM plant, plant_feed AS feed
-        WHERE feed.id = 1
-          AND (plant.feed_epoch, plant.feed_xid, plant.id) > ($1::bigint, $2::bigint, $3::bigint)
-          AND (plant.feed_epoch, plant.feed_xid) < (feed.epoch, ${HORIZON})
+        FROM plant
+        WHERE (plant.feed_epoch, plant.feed_xid, plant.id) > ($1::bigint, $2::bigint, $3::bigint)
+          AND (plant.feed_epoch, plant.feed_xid) < (${EPOCH}, ${HORIZON})
         ORDER BY plant.feed_epoch, plant.feed_xid, plant.id LIMIT $4`,
       parameters: [after.epoch.toString(), after.commit.toString(), after.id.toString(), limit],
     }),
@@ -89,9 +91,8 @@ const FEED_SQL: Record<Engine, FeedSql> = {
     lag: {
       sql: `SELECT COUNT(*) AS changes, MIN(changed) AS oldest FROM (
           SELECT COALESCE(plant.deleted_at, plant.changed_at, plant.created_at) AS changed
-          FROM plant, plant_feed AS feed
-          WHERE feed.id = 1
-            AND (plant.feed_epoch, plant.feed_xid) >= (feed.epoch, ${HORIZON})
+          FROM plant
+          WHERE (plant.feed_epoch, plant.feed_xid) >= (${EPOCH}, ${HORIZON})
           ORDER BY plant.feed_epoch, plant.feed_xid, plant.id LIMIT ${MAX_LAG_COUNTED}
         ) AS waiting`,
       parameters: [],

@@ -7,7 +7,9 @@ import type { DataSource } from 'typeorm';
 export async function undoMigrationsThrough(dataSource: DataSource, name: string): Promise<void> {
   const placeholder = dataSource.options.type === 'postgres' ? '$1' : '?';
   for (;;) {
-    const applied = (await dataSource.query(`SELECT name FROM migrations WHERE name = ${placeholder}`, [name])) as [];
+    const applied = await dataSource.query<unknown[]>(`SELECT name FROM migrations WHERE name = ${placeholder}`, [
+      name,
+    ]);
     if (applied.length === 0) return;
     await dataSource.undoLastMigration();
   }

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ChangeCursor } from '@plantstore/domain';
+import { runCli } from '../../../../test-support/built-cli.js';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
 import { deletePlant, putPlant } from '../support/change-requests.js';
 import { testEngines } from '../support/engines.js';
@@ -117,6 +121,27 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
     ])('refuses %s with 400 40004 naming it', async (_case, query, body) => {
       const res = await getWithToken(t.url, reader, `/plants/changes${query}`);
       expect([res.status, res.body]).toEqual([400, body]);
+    });
+
+    it('accepts the cursor after a batch whose ids cross a power of ten (one import, one commit)', async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'plantstore-feed-')), 'plants.ndjson');
+      writeFileSync(
+        file,
+        Array.from({ length: 1000 }, (_, i) => `{"id":${5000 + i * 5},"name":"batch ${i}"}\n`).join(''),
+      );
+      const start = (await page()).next;
+      const imported = await runCli(['plants', 'import', file], { DATABASE_URL: t.database.url });
+      expect(imported.code).toBe(0);
+      const all = await page(`?after=${start}&limit=1000`);
+      expect(all.changes.map((change) => change.id)).toEqual(
+        Array.from({ length: 1000 }, (_, i) => String(5000 + i * 5)),
+      );
+      // The last id (9995) and the first (5000) differ in no digit count; the next import's do (10000 and up).
+      writeFileSync(file, Array.from({ length: 10 }, (_, i) => `{"id":${9996 + i},"name":"across ${i}"}\n`).join(''));
+      expect((await runCli(['plants', 'import', file], { DATABASE_URL: t.database.url })).code).toBe(0);
+      const across = await page(`?after=${all.next}`);
+      expect(across.changes.map((change) => change.id)).toEqual(Array.from({ length: 10 }, (_, i) => String(9996 + i)));
+      expect(await page(`?after=${across.next}`)).toEqual({ changes: [], next: across.next });
     });
 
     it('refuses a cursor beyond the newest change: this store cannot have issued it', async () => {

@@ -10,6 +10,12 @@ import { churnPlants } from '../support/plant-churn.js';
 
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 const REVOCATION_BOUND_MS = 5_000;
+/**
+ * How long a test waits for a change to reach a stream. PostgreSQL serves a change once no
+ * transaction older than it is open anywhere in the cluster (docs/changes.md), and other suites
+ * may hold one open for a while on a shared server.
+ */
+const FEED_WAIT_MS = 30_000;
 
 async function createPlant(url: string, token: string, id: number, name: string): Promise<void> {
   const res = await request(url)
@@ -44,7 +50,7 @@ describe.each(testEngines())('the change feed across the built server’s restar
     server = await startBuiltServer({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT: String(SHUTDOWN_TIMEOUT_MS) });
     for (let id = 1; id <= 3; id++) await createPlant(server.url, token, id, `before ${id}`);
     const follower = await follow(server.url, token);
-    await follower.untilEvents(3);
+    await follower.untilEvents(3, FEED_WAIT_MS);
     const page = await request(server.url).get('/plants/changes').set('authorization', `Bearer ${token}`);
     const { next } = JSON.parse(page.text) as { next: string };
     expect(next).toBe(follower.events[2]!.id);
@@ -63,7 +69,7 @@ describe.each(testEngines())('the change feed across the built server’s restar
     expect([again.status, again.body]).toEqual([200, { changes: [], next }]);
     await createPlant(server.url, token, 4, 'after');
     const resumed = await follow(server.url, token, follower.events[2]!.id);
-    await resumed.untilEvents(1);
+    await resumed.untilEvents(1, FEED_WAIT_MS);
     expect(resumed.events.map(({ data }) => data)).toEqual(['{"id":4,"version":1,"name":"after"}']);
     resumed.close();
   });
@@ -103,7 +109,7 @@ describeOnPostgres('the change feed on two instances, one killed mid-stream', (e
     const churn = churnPlants({ urls: () => up, token, ids: 60 });
     const copy = new FeedCopy();
     const onFirst = await follow(first.url, token);
-    await onFirst.untilEvents(80, 30_000);
+    await onFirst.untilEvents(80, FEED_WAIT_MS);
     // SIGKILL: no goodbye; the follower sees its connection end.
     up = [second.url];
     await first.stop('SIGKILL');
@@ -126,7 +132,7 @@ describeOnPostgres('the change feed on two instances, one killed mid-stream', (e
         for (const { data } of onSecond.events) resumed.apply(data);
         return resumed;
       };
-      await onSecond.until(() => sameCopy(caughtUp().plants, table), 15_000).catch(() => undefined);
+      await onSecond.until(() => sameCopy(caughtUp().plants, table), FEED_WAIT_MS).catch(() => undefined);
       const resumed = caughtUp();
       expect(copy.wentBack).toEqual([]);
       expect(resumed.wentBack).toEqual([]);

@@ -13,6 +13,8 @@ import { startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
 
 const MAX = '9223372036854775807';
 const REVOCATION_BOUND_MS = 5_000;
+/** PostgreSQL serves a change once no older transaction is open in the cluster: other suites may hold one a while. */
+const FEED_WAIT_MS = 30_000;
 const invalid = (detail: string) => ({ error: 40004, message: `The request parameters are invalid: ${detail}.` });
 const CURSOR_RULE = (name: string) =>
   `${name} must be a cursor this store handed out (an opaque text of at most 100 characters, unaltered)`;
@@ -173,9 +175,9 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
       expect(follower.status).toBe(200);
       expect(follower.headers['content-type']).toBe('text/event-stream');
       expect(follower.headers['cache-control']).toBe('no-cache');
-      await follower.untilEvents(1);
+      await follower.untilEvents(1, FEED_WAIT_MS);
       await create(t, '202', 'Moss', 'green');
-      await follower.untilEvents(2);
+      await follower.untilEvents(2, FEED_WAIT_MS);
       expect(follower.events.map(({ event, data }) => [event, data])).toEqual([
         ['change', '{"id":201,"version":1,"name":"Ivy"}'],
         ['change', '{"id":202,"version":1,"name":"Moss","tag":"green"}'],
@@ -187,11 +189,11 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
       const start = (await page()).next;
       for (let i = 0; i < 5; i++) await create(t, String(300 + i), `resume ${i}`);
       const first = await follow(`?after=${start}`);
-      await first.untilEvents(5);
+      await first.untilEvents(5, FEED_WAIT_MS);
       first.close();
       await create(t, '305', 'resume 5');
       const resumed = await follow(`?after=${start}`, { 'last-event-id': first.events[2]!.id! });
-      await resumed.untilEvents(3);
+      await resumed.untilEvents(3, FEED_WAIT_MS);
       const ids = [...first.events.slice(0, 3), ...resumed.events].map(
         ({ data }) => parseExact<{ id: string }>(data).id,
       );

@@ -88,6 +88,11 @@ export class ChangeStreamHub implements OnModuleDestroy {
   /** Starts a reserved stream on a response whose head was written: its first page, its catch-up, then live. */
   start(start: StreamStart): void {
     this.opening--;
+    // The follower left while its first page was read: its 'close' has come and gone.
+    if (start.response.destroyed || start.response.socket?.destroyed !== false) {
+      start.sink.destroy();
+      return;
+    }
     const stream = new ChangeStream(
       start.sink,
       start.response,

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import {
@@ -204,6 +204,20 @@ describe('the change streams’ hub', () => {
     await Promise.all(followers.map((follower) => follower.untilEnded(5_000)));
     expect(events.ended).toEqual(['shutdown', 'shutdown']);
     expect(hub.reserve()).toBe(false);
+  });
+
+  it('takes no place for a follower gone before its stream started', async () => {
+    const { follow, hub, events } = await start(20);
+    const left = await follow();
+    left.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hub.size).toBe(0);
+    // A response already closed when its stream would start: nothing opens, the place is free.
+    const response = { destroyed: true, socket: null } as unknown as ServerResponse;
+    expect(hub.reserve()).toBe(true);
+    hub.start({ sink: new PassThrough(), response, token: '', firstPage: [], next: FEED_ORIGIN, firstPageFull: false });
+    expect(hub.size).toBe(0);
+    expect(events.opened).toBe(1);
   });
 
   it('keeps its streams open while the store cannot be read, and goes on from the same place', async () => {

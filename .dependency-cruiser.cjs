@@ -13,7 +13,7 @@ const FLOORS = {
     ['http', 'limits'],
     ['auth', 'body'],
     ['openapi'],
-    ['health', 'plants', 'changes', 'observability', 'web'],
+    ['health', 'plants', 'observability', 'web'],
     ['pipeline'],
   ],
   'adapters-persistence': [

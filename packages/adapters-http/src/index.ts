@@ -1,5 +1,5 @@
 export * from './auth/public.decorator.js';
-export { DEFAULT_CHANGE_STREAM_TICK_MS, DEFAULT_MAX_CHANGE_STREAMS } from './changes/change-stream-bounds.js';
+export { DEFAULT_CHANGE_STREAM_TICK_MS, DEFAULT_MAX_CHANGE_STREAMS } from './plants/changes/change-stream-bounds.js';
 export * from './auth/require-scope.decorator.js';
 export * from './create-http-app.js';
 export * from './errors/error-codes.js';

@@ -24,10 +24,10 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { JsonBodyPipe } from './body/json-body.pipe.js';
-import { CHANGE_STREAM_BOUNDS } from './changes/change-stream-bounds.js';
-import { ChangeStreamHub } from './changes/change-stream-hub.js';
-import { ChangesController } from './changes/changes.controller.js';
-import { refuseOtherMethodsOnChanges } from './changes/other-methods.js';
+import { CHANGE_STREAM_BOUNDS } from './plants/changes/change-stream-bounds.js';
+import { ChangeStreamHub } from './plants/changes/change-stream-hub.js';
+import { FollowChangesController } from './plants/changes/follow-changes.controller.js';
+import { refuseOtherMethodsOnChanges } from './plants/changes/other-methods.js';
 import { HealthController } from './health/health.controller.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { RouteTemplates } from './http/route-templates.js';
@@ -108,7 +108,7 @@ export class PlantStoreHttpModule implements NestModule {
       imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...(options.imports ?? [])],
       // The plant routes, one folder each (README: adding a route), then the operators' routes.
       controllers: [
-        ChangesController,
+        FollowChangesController,
         CreatePlantController,
         ListPlantsController,
         GetPlantController,

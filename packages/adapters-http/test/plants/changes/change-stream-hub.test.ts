@@ -10,11 +10,11 @@ import {
   type FeedPosition,
 } from '@plantstore/domain';
 import { DeterministicTokenSecrets, FixedClock, InMemoryTokenRepository } from '@plantstore/domain/testing';
-import { CHANGE_STREAM_BOUNDS, type ChangeStreamBounds } from '../../src/changes/change-stream-bounds.js';
-import { ChangeStreamHub } from '../../src/changes/change-stream-hub.js';
-import { feedEntryJson } from '../../src/changes/feed-entry-text.js';
-import type { ChangeStreamEnd, HttpEvents } from '../../src/ports/http-events.js';
-import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
+import { CHANGE_STREAM_BOUNDS, type ChangeStreamBounds } from '../../../src/plants/changes/change-stream-bounds.js';
+import { ChangeStreamHub } from '../../../src/plants/changes/change-stream-hub.js';
+import { feedEntryJson } from '../../../src/plants/changes/feed-entry-text.js';
+import type { ChangeStreamEnd, HttpEvents } from '../../../src/ports/http-events.js';
+import { openEventStream, type EventStreamReader } from '../../../../../test-support/event-stream-reader.js';
 import { InMemoryChangeFeed } from './support/in-memory-change-feed.js';
 
 /** What the hub told: the streams that ended, by reason. */

@@ -9,7 +9,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import { ChangesQuery, MAX_CURSOR_LENGTH } from '@plantstore/domain';
-import { ApiReadFailures } from '../openapi/api-responses.js';
+import { ApiReadFailures } from '../../openapi/api-responses.js';
 
 /*
  * What the OpenAPI document says of GET /plants/changes, beside the controller that serves it

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { PassThrough } from 'node:stream';
 import type { FeedPosition } from '@plantstore/domain';
-import type { ChangeStreamEnd } from '../ports/http-events.js';
+import type { ChangeStreamEnd } from '../../ports/http-events.js';
 import { HEARTBEAT_TEXT } from './feed-entry-text.js';
 
 /**

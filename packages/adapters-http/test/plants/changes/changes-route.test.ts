@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { ChangeCursor } from '@plantstore/domain';
-import { startHttpTestApp, type HttpTestApp, type HttpTestAppOptions } from '../support/http-test-app.js';
-import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
+import { startHttpTestApp, type HttpTestApp, type HttpTestAppOptions } from '../../support/http-test-app.js';
+import { openEventStream, type EventStreamReader } from '../../../../../test-support/event-stream-reader.js';
 import { InMemoryChangeFeed } from './support/in-memory-change-feed.js';
 
 interface Answer {

@@ -1,6 +1,6 @@
 import { ChangesQuery, PlantQueryError } from '@plantstore/domain';
-import { ApiError } from '../errors/api-error.js';
-import { Failures } from '../errors/failures.js';
+import { ApiError } from '../../errors/api-error.js';
+import { Failures } from '../../errors/failures.js';
 
 /** The query parameters of GET /plants/changes; any other is refused. */
 export const CHANGES_PARAMETERS = ['after', 'limit'] as const;

@@ -9,20 +9,20 @@ import {
   type FollowChangesResult,
 } from '@plantstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readBearerCredentials } from '../auth/bearer-credentials.js';
-import { RequireScope } from '../auth/require-scope.decorator.js';
-import { ApiError } from '../errors/api-error.js';
-import { Failures } from '../errors/failures.js';
-import { releaseSharedPlace } from '../http/load-shedding.js';
-import { PLANTS_TAG } from '../openapi/openapi-document.js';
-import { FOLLOW_CHANGES } from '../ports/di-tokens.js';
-import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
+import { readBearerCredentials } from '../../auth/bearer-credentials.js';
+import { RequireScope } from '../../auth/require-scope.decorator.js';
+import { sendError } from '../../errors/error-reply.js';
+import { domainFailure } from '../../errors/failure-of.js';
+import { Failures } from '../../errors/failures.js';
+import { releaseSharedPlace } from '../../http/load-shedding.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { FOLLOW_CHANGES } from '../../ports/di-tokens.js';
+import { HTTP_EVENTS, type HttpEvents } from '../../ports/http-events.js';
 import { ChangeStreamHub } from './change-stream-hub.js';
-import { DocumentFollowChanges } from './changes-operation.js';
+import { DocumentFollowChanges } from './follow-changes.openapi.js';
 import { changesQueryOf, wantsEventStream } from './changes-request.js';
 import { changesPageBody } from './feed-entry-text.js';
-
-const JSON_UTF8 = 'application/json; charset=utf-8';
+import { JSON_UTF8 } from '../plant-representation.js';
 /** A stream's head: no cache or proxy holds its events back (nginx reads X-Accel-Buffering). */
 export const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream',
@@ -42,7 +42,7 @@ type FeedPage = Extract<FollowChangesResult, { outcome: 'page' }>;
  */
 @ApiTags(PLANTS_TAG)
 @Controller('plants')
-export class ChangesController {
+export class FollowChangesController {
   constructor(
     @Inject(FOLLOW_CHANGES) private readonly followChanges: FollowChanges,
     private readonly hub: ChangeStreamHub,
@@ -60,39 +60,41 @@ export class ChangesController {
       stream && typeof lastEventId === 'string' ? lastEventId : undefined,
     );
     if (!stream) {
-      const page = await this.page(query);
+      const page = await this.page(query, reply);
+      if (page === undefined) return;
       this.events.changesSent(page.changes.length);
       await reply.code(200).header('content-type', JSON_UTF8).send(changesPageBody(page.changes, page.next));
     } else if (request.method === 'HEAD') {
-      await this.page(query);
-      await reply.code(200).headers(EVENT_STREAM_HEADERS).send();
+      if ((await this.page(query, reply)) !== undefined) await reply.code(200).headers(EVENT_STREAM_HEADERS).send();
     } else await this.stream(request, reply, query);
   }
 
-  private async page(query: ChangesQuery): Promise<FeedPage> {
+  /** The page after the query's cursor, or undefined once a cursor beyond the newest change was answered 400. */
+  private async page(query: ChangesQuery, reply: FastifyReply): Promise<FeedPage | undefined> {
     const result = await this.followChanges.execute(query);
-    if (result.outcome === 'unknown-cursor')
-      throw new PlantQueryError([
-        {
-          field: result.parameter,
-          message: `${result.parameter} must be a cursor this store handed out (it lies beyond the newest change)`,
-        },
-      ]);
-    return result;
+    if (result.outcome === 'page') return result;
+    const refused = new PlantQueryError([
+      {
+        field: result.parameter,
+        message: `${result.parameter} must be a cursor this store handed out (it lies beyond the newest change)`,
+      },
+    ]);
+    sendError(reply, domainFailure(refused));
+    return undefined;
   }
 
   private async stream(request: FastifyRequest, reply: FastifyReply, query: ChangesQuery): Promise<void> {
     if (!this.hub.reserve()) {
       this.events.changeStreamRefused();
-      throw new ApiError(Failures.tooManyChangeStreams);
+      return sendError(reply, Failures.tooManyChangeStreams);
     }
-    let page: FeedPage;
+    let page: FeedPage | undefined;
     try {
-      page = await this.page(query);
-    } catch (error) {
-      this.hub.release();
-      throw error;
+      page = await this.page(query, reply);
+    } finally {
+      if (page === undefined) this.hub.release();
     }
+    if (page === undefined) return;
     const credentials = readBearerCredentials(request.raw);
     // The guards let only a request with one bearer token this far.
     const token = credentials.kind === 'token' ? credentials.token : '';

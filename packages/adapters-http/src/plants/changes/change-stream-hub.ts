@@ -10,7 +10,7 @@ import {
   type PlantChangeFeed,
   type PositionedFeedEntry,
 } from '@plantstore/domain';
-import type { ChangeStreamEnd, HttpEvents } from '../ports/http-events.js';
+import type { ChangeStreamEnd, HttpEvents } from '../../ports/http-events.js';
 import type { ChangeStreamBounds } from './change-stream-bounds.js';
 import { ChangeStream } from './change-stream.js';
 import { changeEventText } from './feed-entry-text.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { sendError } from '../errors/error-reply.js';
-import { Failures } from '../errors/failures.js';
+import { sendError } from '../../errors/error-reply.js';
+import { Failures } from '../../errors/failures.js';
 
 export const CHANGES_PATH = '/plants/changes';
 const ALLOWED = ['GET', 'HEAD'] as const;

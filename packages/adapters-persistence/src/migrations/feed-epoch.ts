@@ -16,23 +16,24 @@ import type { QueryRunner } from 'typeorm';
 export async function openFeedEpochIfMoved(runner: QueryRunner): Promise<bigint> {
   const [state] = (await runner.query(
     `SELECT CAST(feed.epoch AS TEXT) AS epoch, feed.cluster AS cluster,
-      (SELECT CAST(system_identifier AS TEXT) FROM pg_control_system()) AS here,
       (SELECT CAST(max(plant.feed_xid) AS TEXT) FROM plant WHERE plant.feed_epoch = feed.epoch) AS highest,
       CAST(pg_snapshot_xmax(pg_current_snapshot()) AS TEXT) AS next
     FROM plant_feed AS feed WHERE feed.id = 1`,
-  )) as Array<{ epoch: string; cluster: string | null; here: string; highest: string | null; next: string }>;
+  )) as Array<{ epoch: string; cluster: string | null; highest: string | null; next: string }>;
+  const here = await clusterIdentifier(runner);
   if (state === undefined) throw new Error('plant_feed has no row: the feed migration did not run');
   const epoch = BigInt(state.epoch);
   const aheadOfTheCluster = state.highest !== null && BigInt(state.highest) >= BigInt(state.next);
-  const moved = state.cluster !== null && state.cluster !== state.here;
+  const moved = state.cluster !== null && here !== null && state.cluster !== here;
   if (!aheadOfTheCluster && !moved) {
-    if (state.cluster === null) await runner.query('UPDATE plant_feed SET cluster = $1 WHERE id = 1', [state.here]);
+    if (state.cluster === null && here !== null)
+      await runner.query('UPDATE plant_feed SET cluster = $1 WHERE id = 1', [here]);
     return epoch;
   }
   const next = epoch + 1n;
   await runner.startTransaction();
   try {
-    await runner.query('UPDATE plant_feed SET epoch = $1, cluster = $2 WHERE id = 1', [next.toString(), state.here]);
+    await runner.query('UPDATE plant_feed SET epoch = $1, cluster = $2 WHERE id = 1', [next.toString(), here]);
     // A bigint read back from the database: a literal, since ALTER TABLE takes no parameter.
     await runner.query(`ALTER TABLE plant ALTER COLUMN feed_epoch SET DEFAULT ${next.toString()}`);
     await runner.commitTransaction();
@@ -41,4 +42,19 @@ export async function openFeedEpochIfMoved(runner: QueryRunner): Promise<bigint>
     throw error;
   }
   return next;
+}
+
+/**
+ * The cluster's system identifier, made by initdb; null where the role may not read it (some
+ * hosted services revoke pg_control_system): the stored ids ahead of the cluster's still tell.
+ */
+async function clusterIdentifier(runner: QueryRunner): Promise<string | null> {
+  try {
+    const [row] = (await runner.query(
+      'SELECT CAST(system_identifier AS TEXT) AS here FROM pg_control_system()',
+    )) as Array<{ here: string }>;
+    return row?.here ?? null;
+  } catch {
+    return null;
+  }
 }

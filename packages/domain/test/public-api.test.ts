@@ -87,6 +87,7 @@ describe('the public API', () => {
       'InMemoryTokenRepository',
       'countCodePoints',
       'plantBatchRepositoryContract',
+      'plantChangeFeedContract',
       'plantChangeRepositoryContract',
       'plantReaderContract',
       'plantRepositoryContract',

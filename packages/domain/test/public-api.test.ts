@@ -49,7 +49,6 @@ describe('the public API', () => {
       'TOKEN_PREFIX',
       'TokenNotFoundError',
       'TokenSecretsMisconfiguredError',
-      'checkNewPlantShape',
       'checkTokenRequest',
       'compareFeedPositions',
       'hasTokenShape',

@@ -61,9 +61,10 @@ const FEED_SQL: Record<Engine, FeedSql> = {
         WHERE ? = 0 AND (plant.feed_commit, plant.id) > (?, ?) ORDER BY plant.feed_commit, plant.id LIMIT ?`,
       parameters: [after.epoch, after.commit, after.id, limit],
     }),
+    // Ordered by the columns, not the text result `id`: as text, 99999 comes after 100000.
     newest: {
       sql: `SELECT '0' AS epoch, CAST(feed_commit AS TEXT) AS commit_, CAST(id AS TEXT) AS id FROM plant
-        ORDER BY feed_commit DESC, id DESC LIMIT 1`,
+        ORDER BY plant.feed_commit DESC, plant.id DESC LIMIT 1`,
       parameters: [],
     },
     lag: undefined,

@@ -46,7 +46,10 @@ reportIfPostgresSkipped();
 const PATIENT = { baseDelayMs: 50, maxDelayMs: 500 };
 
 it('with nothing listening at the address, a create keeps trying until its deadline, then ends with a PlantStoreDeadlineError', async () => {
-  const client = new PlantStoreClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'pst_nobody' });
+  const client = new PlantStoreClient({
+    baseUrl: `http://127.0.0.1:${await freePort()}`,
+    token: `pst_${'n'.repeat(43)}`,
+  });
   const started = Date.now();
   const error = await client
     .createPlant({ id: 1n, name: 'Fern' }, { deadline: started + 3_000 })
@@ -107,7 +110,7 @@ describe.each(engines)('@plantstore/client against the built server on $name', (
       code: 40901,
     });
 
-    const stranger = new PlantStoreClient({ baseUrl: server.url, token: 'pst_not-a-real-token' });
+    const stranger = new PlantStoreClient({ baseUrl: server.url, token: `pst_${'x'.repeat(43)}` });
     const refused = await stranger.createPlant({ id: 42n, name: 'Fern' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PlantStoreApiError);
     expect(refused).toMatchObject({ status: 401, code: 40102 });

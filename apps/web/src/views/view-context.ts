@@ -1,4 +1,4 @@
-import type { PlantStoreClient } from '@plantstore/client';
+import type { PlantFeedChange, PlantStoreClient } from '@plantstore/client';
 import type { CataloguePages } from '../catalogue-pages.js';
 import type { CallOptions } from '../conditional-changes.js';
 import type { Route } from '../routes.js';
@@ -16,6 +16,11 @@ export interface ViewContext {
   catalogue(tag: string | undefined): CataloguePages;
   /** The catalogue changed (a plant was added, changed or deleted): the next catalogue view walks it anew. */
   catalogueChanged(): void;
+  /**
+   * Follows the catalogue's changes, made here or anywhere else, while the view is shown: each
+   * batch goes to `apply`, until the person leaves the view.
+   */
+  follow(apply: (changes: readonly PlantFeedChange[]) => void): void;
   /** Forgets the token and asks for another. */
   useAnotherToken(): void;
 }

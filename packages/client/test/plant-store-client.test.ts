@@ -162,7 +162,8 @@ describe('what the client refuses before sending anything: a PlantStoreInputErro
     ['an endless default deadline', { defaultDeadlineMs: Number.POSITIVE_INFINITY }, /defaultDeadlineMs/],
     ['a backoff that is not a number', { retry: { baseDelayMs: Number.NaN } }, /retry.baseDelayMs/],
   ])('a client made with %s', (_, options, message) => {
-    const make = () => new PlantStoreClient({ ...valid, ...options });
+    // As JavaScript would call it: options the types refuse are what this checks.
+    const make = () => new PlantStoreClient({ ...valid, ...options } as PlantStoreClientOptions);
     expect(make).toThrow(PlantStoreInputError);
     expect(make).toThrow(message);
   });

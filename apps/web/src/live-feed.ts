@@ -14,7 +14,10 @@ const CATCH_UP_PAGE = 1000;
 export class LiveFeed {
   private cursor: string | undefined;
 
-  constructor(private readonly client: PlantStoreClient) {}
+  constructor(
+    private readonly client: Pick<PlantStoreClient, 'followChanges'>,
+    private readonly followAgainAfterMs = FOLLOW_AGAIN_AFTER_MS,
+  ) {}
 
   /** Hands each batch of changes to `apply` until `signal` aborts (the view is left). */
   async follow(signal: AbortSignal, apply: (changes: readonly PlantFeedChange[]) => void): Promise<void> {
@@ -34,7 +37,7 @@ export class LiveFeed {
         if (error instanceof PlantStoreApiError && (error.status === 401 || error.status === 403)) return;
         // A cursor the store no longer knows (a store replaced under the page): start again.
         if (error instanceof PlantStoreApiError && error.status === 400) this.cursor = undefined;
-        await pause(FOLLOW_AGAIN_AFTER_MS, signal);
+        await pause(this.followAgainAfterMs, signal);
       }
     }
   }

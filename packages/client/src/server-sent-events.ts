@@ -21,8 +21,6 @@ export class ServerSentEventParser {
   private eventType = '';
   private data: string[] = [];
   private lastEventId = '';
-  /** The `retry:` the server asked for, in milliseconds, when it did. */
-  retryMs: number | undefined;
 
   /** The events that `chunk` completes. */
   push(chunk: string): ServerSentEvent[] {
@@ -60,9 +58,7 @@ export class ServerSentEventParser {
       case 'id':
         if (!value.includes('\0')) this.lastEventId = value;
         break;
-      case 'retry':
-        if (/^[0-9]+$/.test(value)) this.retryMs = Number(value);
-        break;
+      // `retry:` is not read: the client waits by its own backoff, as for any call.
     }
     return undefined;
   }

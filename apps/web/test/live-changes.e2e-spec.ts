@@ -27,6 +27,7 @@ const PLANTS: readonly [string, string, string][] = [
 
 describe('the page follows changes made elsewhere, in a real browser', () => {
   let dataDir: string;
+  let databaseUrl: string;
   let writer: string;
   let server: BuiltServer | undefined;
   let browser: Browser | undefined;
@@ -38,7 +39,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
     browser = await launchChromium('the live catalogue page in a headless browser');
     if (browser === undefined) return;
     dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-live-'));
-    const databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
+    databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
     ({ token: writer } = await createTokenWithCli(databaseUrl, 'web-live'));
     server = await startBuiltServer({ DATABASE_URL: databaseUrl });
     someoneElse = new PlantStoreClient({ baseUrl: server.url, token: writer });
@@ -161,6 +162,28 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
     expect(watched.requests.filter(({ method }) => method === 'PUT')).toHaveLength(puts);
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('a stream cut by a server crash is opened again from the last cursor: a change made meanwhile shows', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'a Catalogue');
+    await page.keyboard.press('Enter');
+    await page.locator('td', { hasText: 'Asplenium antiquum' }).waitFor();
+    const before = streams().length;
+    while (streams().length === before) await page.waitForTimeout(20);
+    const port = Number(new URL(server!.url).port);
+    await server!.stop('SIGKILL');
+    server = await startBuiltServer({ DATABASE_URL: databaseUrl }, { port });
+    await someoneElse.updatePlant(id(3), { name: 'Pilea involucrata' });
+    await page.locator('td', { hasText: 'Pilea involucrata' }).waitFor({ timeout: 45_000 });
+    await said(`Plant ${id(3)} was changed: now “Pilea involucrata”, without a tag.`);
+    // Opened again from the cursor it had (nothing came between), not walked from the feed's beginning.
+    const cursor = streams()[before]!.lastEventId;
+    expect(cursor).toMatch(/^[A-Za-z0-9._~-]{1,100}$/);
+    const reopened = streams().slice(before + 1);
+    expect(reopened.length).toBeGreaterThan(0);
+    expect(reopened.map((stream) => stream.lastEventId)).toEqual(reopened.map(() => cursor));
+    expect(await notReloaded()).toBe(true);
+  }, 60_000);
 
   it('raised no error in the page', () => {
     if (browser === undefined) return;

@@ -1,5 +1,5 @@
 import { PlantStoreClient } from '@plantstore/client';
-import { CataloguePages } from './catalogue-pages.js';
+import { CataloguePages, type PageChange } from './catalogue-pages.js';
 import { LiveFeed } from './live-feed.js';
 import { fragmentOf, routeOf, type Route } from './routes.js';
 import type { TokenSession } from './token-session.js';
@@ -103,7 +103,17 @@ export class PageApp {
       catalogueChanged: () => {
         this.walk = undefined;
       },
-      follow: (apply) => void feed.follow(signal, apply),
+      // The walk kept is brought up to every change, whichever view is shown, as the cursor moves on.
+      follow: (apply) =>
+        void feed.follow(signal, (changes) => {
+          const walk = this.walk;
+          const inCatalogue: PageChange[] = [];
+          for (const change of changes) {
+            const applied = walk?.pages.apply(change, walk.tag);
+            if (applied !== undefined) inCatalogue.push(applied);
+          }
+          apply(changes, inCatalogue);
+        }),
       useAnotherToken: () => this.useAnotherToken(''),
     };
   }

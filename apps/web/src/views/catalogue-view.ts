@@ -1,6 +1,6 @@
-import type { ListedPlant, PlantFeedChange } from '@plantstore/client';
+import type { ListedPlant } from '@plantstore/client';
 import { PlantPageQuery, PlantQueryError } from '@plantstore/domain';
-import type { CataloguePages } from '../catalogue-pages.js';
+import type { CataloguePages, PageChange } from '../catalogue-pages.js';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf } from '../routes.js';
 import { failureAlert } from './failure-alert.js';
@@ -15,7 +15,7 @@ export function catalogueView(tag: string | undefined, context: ViewContext): Vi
   const pages = context.catalogue(tag);
   const show = (moveFocus: boolean) => showPage(pages, results, tag, context, moveFocus);
   // Changes made elsewhere show without a reload, from once the first page is there.
-  const follow = () => context.follow((changes) => showChanges(changes, pages, results, tag, context));
+  const follow = () => context.follow((_, inCatalogue) => showChanges(inCatalogue, pages, results, tag, context));
   // A page still being read (asked for by a view the person left) is waited for, not read twice.
   if (pages.current === undefined || pages.busy)
     void turn(pages, results, context, () => pages.next(), show).then(() => {
@@ -29,21 +29,19 @@ export function catalogueView(tag: string | undefined, context: ViewContext): Vi
 }
 
 /**
- * Brings the pages read up to changes from the feed; what changed on the page shown is redrawn
- * in place (the focus stays on the plant it was on, if it is still there) and told politely.
+ * What changes from the feed did to the pages read: the page shown is redrawn in place (the
+ * focus stays on the plant it was on, if it is still there) and its changes told politely.
  */
 function showChanges(
-  changes: readonly PlantFeedChange[],
+  changes: readonly PageChange[],
   pages: CataloguePages,
   results: HTMLElement,
   tag: string | undefined,
   context: ViewContext,
 ): void {
-  const told: string[] = [];
-  for (const change of changes) {
-    const applied = pages.apply(change, tag);
-    if (applied !== undefined && applied.page === pages.current?.number) told.push(pageChangeText(applied, tag));
-  }
+  const told = changes
+    .filter((change) => change.page === pages.current?.number)
+    .map((change) => pageChangeText(change, tag));
   const listing = results.querySelector('.listing');
   if (told.length === 0 || listing === null) return;
   const focusedId = document.activeElement?.closest('tr')?.getAttribute('data-id');

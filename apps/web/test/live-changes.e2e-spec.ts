@@ -165,10 +165,11 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
 
   it('a stream cut by a server crash is opened again from the last cursor: a change made meanwhile shows', async () => {
     if (browser === undefined) return;
+    const before = streams().length;
     await tabTo(page, 'a Catalogue');
     await page.keyboard.press('Enter');
+    // What changed while the plant's views were shown is in the catalogue kept.
     await page.locator('td', { hasText: 'Asplenium antiquum' }).waitFor();
-    const before = streams().length;
     while (streams().length === before) await page.waitForTimeout(20);
     const port = Number(new URL(server!.url).port);
     await server!.stop('SIGKILL');
@@ -185,9 +186,13 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
     expect(await notReloaded()).toBe(true);
   }, 60_000);
 
-  it('raised no error in the page', () => {
+  it('raised no error in the page; the console shows only the crash: the stream it cut, the attempts refused while down', () => {
     if (browser === undefined) return;
     expect(watched.pageErrors).toEqual([]);
-    expect(watched.consoleLines.filter((line) => line.startsWith('error:'))).toEqual([]);
+    const errors = new Set(watched.consoleLines.filter((line) => line.startsWith('error:')));
+    expect(errors).toContain('error: Failed to load resource: net::ERR_CONNECTION_REFUSED');
+    // Chromium reports the cut stream too, or not, depending on where the crash fell in it.
+    errors.delete('error: Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING');
+    expect([...errors]).toEqual(['error: Failed to load resource: net::ERR_CONNECTION_REFUSED']);
   });
 });

@@ -1,5 +1,7 @@
+import { plantNameKey } from '@plantstore/domain';
 import { PlantStoreClient } from '@plantstore/client';
-import { CataloguePages } from './catalogue-pages.js';
+import { CataloguePages, type PageChange } from './catalogue-pages.js';
+import { LiveFeed } from './live-feed.js';
 import { fragmentOf, routeOf, type CatalogueFilter, type Route } from './routes.js';
 import type { TokenSession } from './token-session.js';
 import { catalogueView } from './views/catalogue-view.js';
@@ -27,6 +29,7 @@ export interface PageElements {
 export class PageApp {
   private leaving = new AbortController();
   private client: PlantStoreClient | undefined;
+  private feed: LiveFeed | undefined;
   private walk: { readonly filter: CatalogueFilter; readonly pages: CataloguePages } | undefined;
   private notice = '';
 
@@ -57,8 +60,11 @@ export class PageApp {
   }
 
   private viewOf(route: Route, token: string): View {
-    if (this.client === undefined) this.client = new PlantStoreClient({ baseUrl: this.origin, token });
-    const context = this.context(this.client, this.leaving.signal);
+    if (this.client === undefined) {
+      this.client = new PlantStoreClient({ baseUrl: this.origin, token });
+      this.feed = new LiveFeed(this.client);
+    }
+    const context = this.context(this.client, this.feed!, this.leaving.signal);
     switch (route.view) {
       case 'catalogue':
         return catalogueView({ tag: route.tag, name: route.name }, context);
@@ -71,7 +77,7 @@ export class PageApp {
     }
   }
 
-  private context(client: PlantStoreClient, signal: AbortSignal): ViewContext {
+  private context(client: PlantStoreClient, feed: LiveFeed, signal: AbortSignal): ViewContext {
     return {
       client,
       signal,
@@ -102,6 +108,18 @@ export class PageApp {
       catalogueChanged: () => {
         this.walk = undefined;
       },
+      // The walk kept is brought up to every change, whichever view is shown, as the cursor moves on.
+      follow: (apply) =>
+        void feed.follow(signal, (changes) => {
+          const walk = this.walk;
+          const inCatalogue: PageChange[] = [];
+          for (const change of changes) {
+            const nameKey = walk?.filter.name === undefined ? undefined : plantNameKey(walk.filter.name);
+            const applied = walk?.pages.apply(change, walk.filter.tag, nameKey);
+            if (applied !== undefined) inCatalogue.push(applied);
+          }
+          apply(changes, inCatalogue);
+        }),
       useAnotherToken: () => this.useAnotherToken(''),
     };
   }
@@ -109,6 +127,7 @@ export class PageApp {
   private useAnotherToken(notice: string): void {
     this.session.forget();
     this.client = undefined;
+    this.feed = undefined;
     this.walk = undefined;
     this.notice = notice;
     this.show(location.hash);

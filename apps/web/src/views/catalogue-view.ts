@@ -1,9 +1,10 @@
 import type { ListedPlant } from '@plantstore/client';
 import { PlantPageQuery, PlantQueryError, type PlantPageQueryInput } from '@plantstore/domain';
-import type { CataloguePages } from '../catalogue-pages.js';
+import type { CataloguePages, PageChange } from '../catalogue-pages.js';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf, type CatalogueFilter } from '../routes.js';
 import { failureAlert } from './failure-alert.js';
+import { pageChangeText } from './live-text.js';
 import { isLeft, type View, type ViewContext } from './view-context.js';
 
 /**
@@ -20,10 +21,47 @@ export function catalogueView(filter: CatalogueFilter, context: ViewContext): Vi
   const element = h('section', { class: 'view' }, heading, filters, results);
   const pages = context.catalogue(filter);
   const show = (moveFocus: boolean) => showPage(pages, results, filter, context, moveFocus);
+  // Changes made elsewhere show without a reload, from once the first page is there.
+  const follow = () => context.follow((_, inCatalogue) => showChanges(inCatalogue, pages, results, filter, context));
   // A page still being read (asked for by a view the person left) is waited for, not read twice.
-  if (pages.current === undefined || pages.busy) void turn(pages, results, context, () => pages.next(), show);
-  else show(false);
+  if (pages.current === undefined || pages.busy)
+    void turn(pages, results, context, () => pages.next(), show).then(() => {
+      if (!isLeft(context) && pages.current !== undefined) follow();
+    });
+  else {
+    show(false);
+    follow();
+  }
   return { element, focus: heading };
+}
+
+/**
+ * What changes from the feed did to the pages read: the page shown is redrawn in place (the
+ * focus stays on the plant it was on, if it is still there) and its changes told politely.
+ */
+function showChanges(
+  changes: readonly PageChange[],
+  pages: CataloguePages,
+  results: HTMLElement,
+  filter: CatalogueFilter,
+  context: ViewContext,
+): void {
+  const told = changes
+    .filter((change) => change.page === pages.current?.number)
+    .map((change) => pageChangeText(change, filter.tag));
+  const listing = results.querySelector('.listing');
+  if (told.length === 0 || listing === null) return;
+  const focusedId = document.activeElement?.closest('tr')?.getAttribute('data-id');
+  const hadFocus = listing.contains(document.activeElement);
+  listing.replaceChildren(pageBody(pages.current!.plants, filter));
+  if (hadFocus) {
+    const same =
+      focusedId === null || focusedId === undefined
+        ? null
+        : listing.querySelector<HTMLElement>(`tr[data-id="${focusedId}"] a`);
+    (same ?? results.querySelector<HTMLElement>('h2'))?.focus();
+  }
+  context.announce(told.join(' '));
 }
 
 function headingOf({ tag, name }: CatalogueFilter): string {
@@ -134,7 +172,7 @@ function showPage(
     next.disabled = true;
     void turn(pages, results, context, () => pages.next(), show);
   });
-  const body = page.plants.length === 0 ? h('p', {}, noPlants(filter)) : plantTable(page.plants);
+  const body = h('div', { class: 'listing' }, pageBody(page.plants, filter));
   results.replaceChildren(title, body, h('nav', { 'aria-label': 'Catalogue pages', class: 'pager' }, previous, next));
   if (moveFocus) title.focus();
   // A search's result is said without moving the focus, which stays where the person typed.
@@ -151,11 +189,15 @@ function countOf(count: number, pageNumber: number, more: boolean): string {
   return `${plants} found on page ${pageNumber}${more ? '; more on the next page' : ''}.`;
 }
 
+function pageBody(plants: readonly ListedPlant[], filter: CatalogueFilter): HTMLElement {
+  return plants.length === 0 ? h('p', {}, noPlants(filter)) : plantTable(plants);
+}
+
 function plantTable(plants: readonly ListedPlant[]): HTMLTableElement {
   const rows = plants.map(({ id, name, tag }) =>
     h(
       'tr',
-      {},
+      { 'data-id': id.toString() },
       h('td', { class: 'id' }, id.toString()),
       h('td', {}, h('a', { href: fragmentOf({ view: 'plant', id: id.toString() }) }, name)),
       h('td', {}, tag ?? h('span', { class: 'none' }, 'no tag')),

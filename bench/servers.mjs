@@ -134,7 +134,7 @@ export async function startServers(targets) {
   }
 }
 
-async function startTarget(target) {
+export async function startTarget(target) {
   target.server = await startServer(target);
   if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
@@ -159,7 +159,7 @@ async function startServer(target) {
   const startedAt = Date.now();
   const child = track(
     spawn(command, args, {
-      cwd: ROOT,
+      cwd: target.root ?? ROOT, // `pnpm start` runs the checkout it is started in
       env: {
         // The bare servers with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
         ...(target.root ? {} : { MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX }),

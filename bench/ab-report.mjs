@@ -21,12 +21,16 @@ const LABELS = {
 
 /** x ÷ y over the repetitions both ran: best ÷ best, median ÷ median, and the half-range of the per-repetition ratios. */
 export function compare(xs, ys, key, lowerIsBetter) {
+  if (!xs || !ys) return undefined; // a server that never completed a slice
   const reps = [...xs.keys()].filter((rep) => ys.has(rep));
   const x = reps.map((rep) => xs.get(rep)[key]);
   const y = reps.map((rep) => ys.get(rep)[key]);
   if (reps.length === 0) return undefined;
-  const best = (values) => (lowerIsBetter ? Math.min(...values) : Math.max(...values));
-  const paired = reps.map((_, i) => x[i] / y[i]);
+  const best = (values) => {
+    const finite = values.filter(Number.isFinite); // a slice without a 2xx has no cost per request
+    return lowerIsBetter ? Math.min(...finite) : Math.max(...finite);
+  };
+  const paired = reps.map((_, i) => x[i] / y[i]).filter(Number.isFinite);
   const ratio = median(x) / median(y);
   const spread = (Math.max(...paired) - Math.min(...paired)) / 2;
   const worse = lowerIsBetter ? ratio - 1 : 1 - ratio;

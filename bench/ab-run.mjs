@@ -19,7 +19,7 @@ const SMOKE = {
   engines: ['tmpfs'],
   scenarios: ['create', 'get', 'list', 'put', 'delete', 'import'],
   durationS: 2,
-  warmupS: 1,
+  warmupS: 0.5,
   repeat: 2,
   importPlants: 20_000,
   failAbove: 2,
@@ -56,8 +56,10 @@ function options(args) {
 /** One engine's process; its slices. */
 async function runEngine(engine, opts, baseline) {
   const env = {
-    // Ports away from the test suites' (20000 and up), which other work on the machine may be taking meanwhile.
-    TEST_FIRST_PORT: '14000',
+    // Ports below the test suites' (20000 and up), which other work on the machine may take
+    // meanwhile, and by the pid apart from another A/B run's: a port taken between the check
+    // and the listen makes a server's readiness probe answered by someone else's.
+    TEST_FIRST_PORT: String(10_000 + (process.pid % 16) * 600),
     ...process.env,
     BENCH_DURATION_S: opts.durationS,
     BENCH_WARMUP_S: opts.warmupS,

@@ -135,7 +135,7 @@ export async function startServers(targets) {
 }
 
 export async function startTarget(target) {
-  target.server = await startServer(target);
+  target.server = await startServerOnItsOwnPort(target);
   if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
   target.idleRssMb = rssKb(target.server.pid).total / 1024; // started, migrated, token ready: before any load
@@ -147,6 +147,22 @@ function describeStart(pid) {
   const { executable, value } = startedAs(pid, 'MALLOC_ARENA_MAX');
   const version = executable && spawnSync(executable, ['--version'], { encoding: 'utf8' }).stdout?.trim();
   return { nodeVersion: version || 'unknown', mallocArenaMax: value };
+}
+
+/**
+ * Another process on the machine may take the free port between the check and the server's
+ * listen, and then answer the readiness probe while this server exits with EADDRINUSE: such a
+ * start is tried again on another port.
+ */
+async function startServerOnItsOwnPort(target) {
+  for (let attempt = 1; ; attempt++) {
+    const server = await startServer(target);
+    await sleep(300);
+    const { child, logPath } = server;
+    if (child.exitCode === null && child.signalCode === null) return server;
+    if (attempt >= 3 || !/EADDRINUSE/.test(tail(logPath)))
+      throw new Error(`${target.name} server exited after start-up:\n${tail(logPath)}`);
+  }
 }
 
 async function startServer(target) {

@@ -49,6 +49,24 @@ function brokenLinks(document: string): string[] {
   return broken;
 }
 
+/** Every package, app and example of the workspace, with whether it is published. */
+const workspaceMembers = ['packages', 'apps', 'examples'].flatMap((group) =>
+  readdirSync(join(root, group))
+    .filter((name) => existsSync(join(root, group, name, 'package.json')))
+    .map((name) => {
+      const manifest = JSON.parse(readFileSync(join(root, group, name, 'package.json'), 'utf8')) as {
+        name: string;
+        private?: boolean;
+      };
+      return { dir: `${group}/${name}`, name: manifest.name, published: manifest.private !== true };
+    }),
+);
+const privateMembers = workspaceMembers.filter((member) => !member.published).map((member) => member.dir);
+const publishedMembers = workspaceMembers.filter((member) => member.published);
+
+/** The first screen of a README: what a reader sees before scrolling. */
+const FIRST_SCREEN_LINES = 25;
+
 describe('the shape of the READMEs', () => {
   it.each([
     ['README.md', 16 * 1024],
@@ -57,7 +75,34 @@ describe('the shape of the READMEs', () => {
     expect(statSync(join(root, file)).size).toBeLessThanOrEqual(limit);
   });
 
-  it.each(documents)('%s: every relative link leads to a file and heading that exist', (document) => {
-    expect(brokenLinks(document)).toEqual([]);
+  it('covers every package, app and example, the two published packages among them', () => {
+    expect(publishedMembers.map((member) => member.name).sort()).toEqual(['@plantstore/client', '@plantstore/domain']);
+    expect(privateMembers).toEqual(expect.arrayContaining(['packages/json-reader', 'apps/api', 'apps/cli']));
   });
+
+  it.each(privateMembers)('%s has a README of at most 6 KB that says how it is tested', (dir) => {
+    const readme = join(root, dir, 'README.md');
+    expect(existsSync(readme)).toBe(true);
+    expect(statSync(readme).size).toBeLessThanOrEqual(6 * 1024);
+    expect(readFileSync(readme, 'utf8')).toMatch(/^## (How it is tested|Tests)$/m);
+  });
+
+  it.each(publishedMembers)(
+    '$dir opens with its face: npm install and a first example on the first screen',
+    ({ dir, name }) => {
+      const firstScreen = readFileSync(join(root, dir, 'README.md'), 'utf8')
+        .split('\n')
+        .slice(0, FIRST_SCREEN_LINES)
+        .join('\n');
+      expect(firstScreen).toContain(`npm install ${name}\n`);
+      expect(firstScreen).toMatch(/^```ts\n[\s\S]*?^```$/m);
+    },
+  );
+
+  it.each([...documents, ...privateMembers.map((dir) => `${dir}/README.md`)])(
+    '%s: every relative link leads to a file and heading that exist',
+    (document) => {
+      expect(brokenLinks(document)).toEqual([]);
+    },
+  );
 });

@@ -27,9 +27,10 @@ const DEFAULT_RETRY_INTERVAL_MS = 1_000;
  */
 export async function openRedisLimiter(config: RedisLimiterConfig): Promise<OpenRedisLimiter> {
   const { Redis } = await import('ioredis');
+  const connectTimeoutMs = Math.max(1_000, config.timeoutMs);
   const redis: Redis = new Redis(config.url, {
     commandTimeout: config.timeoutMs,
-    connectTimeout: Math.max(1_000, config.timeoutMs),
+    connectTimeout: connectTimeoutMs,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     lazyConnect: false,
@@ -37,5 +38,26 @@ export async function openRedisLimiter(config: RedisLimiterConfig): Promise<Open
   const storage = new RedisLimiterStorage(redis, {
     retryIntervalMs: config.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS,
   });
+  await firstConnection(redis, connectTimeoutMs);
   return { storage, close: () => redis.disconnect() };
+}
+
+/**
+ * Resolves once the connection is ready, has failed, or `timeoutMs` passed, whichever comes
+ * first: without it the first requests after a start met a connection still opening, were not
+ * counted and logged an outage that was none. A Redis that is down does not hold the start: the
+ * limits then begin open, as they are during any outage.
+ */
+function firstConnection(redis: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      clearTimeout(timer);
+      redis.off('ready', settle);
+      redis.off('error', settle);
+      resolve();
+    };
+    const timer = setTimeout(settle, timeoutMs);
+    redis.once('ready', settle);
+    redis.once('error', settle);
+  });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { testEngines, type TestDatabase, type TestEngine } from '../support/engines.js';
-import { natsPresent, startNatsProcess, type NatsProcess } from '../support/nats-process.js';
+import { natsPresent, startNatsProcess, type NatsProcess } from '../../../../test-support/nats-process.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { CLI_JS, createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 import {

@@ -1,6 +1,6 @@
 import { reportSkipped } from '../../../../test-support/skipped.js';
 import { testEngines, type TestEngine } from '../support/engines.js';
-import { natsPresent, startNatsProcess } from '../support/nats-process.js';
+import { natsPresent, startNatsProcess } from '../../../../test-support/nats-process.js';
 import { createTokenWithCli } from '../../../../test-support/built-cli.js';
 import { eventIdBreaks, streamedPlantEvents } from './plant-event-stream.js';
 import { expectEveryPlantDeliveredOnce, tableIds } from './plant-events.js';

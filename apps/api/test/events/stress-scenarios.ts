@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { TcpProxy } from '../../../../test-support/tcp-proxy.js';
 import { connectPostgres, type EngineName, type TestDatabase } from '../support/engines.js';
 import { keepAliveAgent, postPlantVia } from '../support/http-post.js';
-import type { NatsProcess } from '../support/nats-process.js';
+import type { NatsProcess } from '../../../../test-support/nats-process.js';
 import { CLI_JS, runCli } from '../../../../test-support/built-cli.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { idsFrom, startCatalogue, type RunningCatalogue } from './plant-events.js';

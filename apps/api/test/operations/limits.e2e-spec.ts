@@ -1,6 +1,8 @@
 import request from 'supertest';
+import { TOKEN_PREFIX } from '@plantstore/domain';
+import { Redis } from 'ioredis';
 import { postPlant } from '../support/plant-requests.js';
-import { redisAvailable, REDIS_URL } from '../support/redis.js';
+import { redisAvailable, REDIS_URL } from '../../../../test-support/redis.js';
 import { startTestApp, startTestAppOn, type TestApp } from '../support/test-app.js';
 
 const RATE_LIMITED = {
@@ -58,7 +60,7 @@ describe('limits', () => {
         REDIS_URL,
         REDIS_TIMEOUT_MS: '2000',
       });
-      const { token } = await first.issueToken();
+      const { id, token } = await first.issueToken();
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
         const url = i % 2 === 0 ? first.url : second.url;
@@ -67,6 +69,17 @@ describe('limits', () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(4);
       expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
       expect(await first.plants()).toHaveLength(4);
+
+      // Redis is shared infrastructure: the counters are named by the token's id, never by the token.
+      const inspector = new Redis(REDIS_URL, { maxRetriesPerRequest: 0 });
+      try {
+        const keys = await inspector.keys('plantstore:limit:*');
+        expect(keys).toContain(`plantstore:limit:token:${id}:hits`);
+        const secret = token.slice(TOKEN_PREFIX.length);
+        expect(keys.filter((key) => key.includes(token) || key.includes(secret))).toEqual([]);
+      } finally {
+        inspector.disconnect();
+      }
     } finally {
       await second?.close();
       await first.close();

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportSkipped } from '../../../../test-support/skipped.js';
-import { freePort } from '../../../../test-support/free-port.mjs';
+import { reportSkipped } from './skipped.js';
+import { freePort } from './free-port.mjs';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 
@@ -18,16 +18,13 @@ export interface NatsProcess {
 }
 
 /**
- * Whether the NATS suites can run here; when not, they are added to the run's list of what was
- * skipped. In CI a missing server is a failure.
+ * Whether the NATS suites named in `what` can run here; when not, they are added to the run's
+ * list of what was skipped. In CI a missing server is a failure.
  */
-export function natsPresent(): boolean {
+export function natsPresent(what = 'plant event suites (relay to NATS JetStream, example consumer)'): boolean {
   if (existsSync(NATS_SERVER)) return true;
   if (process.env['CI'] === 'true') throw new Error(`${NATS_SERVER} is missing in CI`);
-  reportSkipped(
-    'plant event suites (relay to NATS JetStream, example consumer)',
-    `install ${NATS_SERVER} (apt-get install nats-server)`,
-  );
+  reportSkipped(what, `install ${NATS_SERVER} (apt-get install nats-server)`);
   return false;
 }
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { reportSkipped } from '../../../../test-support/skipped.js';
-import { freePort } from '../../../../test-support/free-port.mjs';
+import { reportSkipped } from './skipped.js';
+import { freePort } from './free-port.mjs';
 
 export interface RedisProcess {
   readonly url: string;
@@ -14,16 +14,23 @@ export interface RedisProcess {
 }
 
 /**
+ * Whether a redis-server binary can be started here for the suites named in `what`; when not,
+ * they are added to the run's list of what was skipped. In CI a missing binary is a failure.
+ */
+export function redisServerPresent(what: string): boolean {
+  if (spawnSync('redis-server', ['--version']).status === 0) return true;
+  if (process.env['CI'] === 'true') throw new Error('redis-server is missing in CI');
+  reportSkipped(what, 'install redis-server (apt-get install redis-server)');
+  return false;
+}
+
+/**
  * A Redis of the test's own, on a free loopback port (or `onPort`, to bring one back), so it can be frozen without touching
  * the machine's shared Redis. Undefined (with one printed line) when no redis-server binary
  * is installed outside CI; in CI its absence fails the suite.
  */
 export async function startRedisProcess(onPort?: number): Promise<RedisProcess | undefined> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
-    if (process.env['CI'] === 'true') throw new Error('redis-server is missing in CI');
-    reportSkipped('Redis outage suite (a frozen Redis)', 'install redis-server (apt-get install redis-server)');
-    return undefined;
-  }
+  if (!redisServerPresent('Redis outage suite (a frozen Redis)')) return undefined;
   const port = onPort ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',

@@ -20,7 +20,7 @@ const LABELS = {
 };
 
 /** x ÷ y over the repetitions both ran: best ÷ best, median ÷ median, and the half-range of the per-repetition ratios. */
-export function compare(xs, ys, key, lowerIsBetter) {
+export function compare(xs, ys, key, lowerIsBetter, margin = REGRESSION_MARGIN) {
   if (!xs || !ys) return undefined; // a server that never completed a slice
   const reps = [...xs.keys()].filter((rep) => ys.has(rep));
   const x = reps.map((rep) => xs.get(rep)[key]);
@@ -33,7 +33,8 @@ export function compare(xs, ys, key, lowerIsBetter) {
   const paired = reps.map((_, i) => x[i] / y[i]).filter(Number.isFinite);
   const ratio = median(x) / median(y);
   const spread = (Math.max(...paired) - Math.min(...paired)) / 2;
-  const worse = lowerIsBetter ? ratio - 1 : 1 - ratio;
+  // How much worse, as a factor less one either way: 0.05 is 5 % more CPU or 1/1.05 of the rate.
+  const worse = lowerIsBetter ? ratio - 1 : 1 / ratio - 1;
   return {
     reps: reps.length,
     x: median(x),
@@ -41,7 +42,7 @@ export function compare(xs, ys, key, lowerIsBetter) {
     best: best(x) / best(y),
     ratio,
     spread,
-    regression: worse > REGRESSION_MARGIN + spread,
+    regression: worse > margin + spread,
   };
 }
 
@@ -58,7 +59,7 @@ function byTarget(slices) {
 const ratioCell = (c) => (c ? `${c.ratio.toFixed(2)} × (best ${c.best.toFixed(2)}, ±${c.spread.toFixed(2)})` : '—');
 
 /** Every comparison of the run: { groups, rows }; rows carry the verdicts. */
-export function comparisons(engines) {
+export function comparisons(engines, margin = REGRESSION_MARGIN) {
   const rows = [];
   const groups = [];
   for (const { engine, slices } of engines) {
@@ -72,8 +73,8 @@ export function comparisons(engines) {
       if (group.has('cand_start')) pairs.push(['cand_start', 'base_start', ', `pnpm start`']);
       for (const [a, b, note] of pairs) {
         if (!group.has(a)) continue;
-        const cpu = group.has(b) ? compare(group.get(a), group.get(b), 'cpuUsPerRequest', true) : undefined;
-        const rate = group.has(b) ? compare(group.get(a), group.get(b), 'reqPerSec', false) : undefined;
+        const cpu = group.has(b) ? compare(group.get(a), group.get(b), 'cpuUsPerRequest', true, margin) : undefined;
+        const rate = group.has(b) ? compare(group.get(a), group.get(b), 'reqPerSec', false, margin) : undefined;
         const candidate = median([...group.get(a).values()].map((s) => s.cpuUsPerRequest));
         rows.push({ engine, scenario, connections: Number(connections), note, cpu, rate, candidate });
       }
@@ -82,8 +83,8 @@ export function comparisons(engines) {
   return { groups, rows };
 }
 
-export function abReport({ header, engines }) {
-  const { groups, rows } = comparisons(engines);
+export function abReport({ header, engines, margin = REGRESSION_MARGIN }) {
+  const { groups, rows } = comparisons(engines, margin);
   const out = ['', '## Candidate ÷ baseline', '', ...header.map((line) => `- ${line}`), ''];
   out.push(
     '| scenario | engine | conns | CPU µs per request, candidate (baseline) | CPU ratio: median (best, ± spread) | throughput ratio: median (best, ± spread) | verdict |',
@@ -102,7 +103,7 @@ export function abReport({ header, engines }) {
   }
   out.push(
     '',
-    `A ratio over 1 is more CPU per request (worse) or more requests per second (better); a REGRESSION is a median ratio worse than 1 by more than ${REGRESSION_MARGIN * 100} % plus the spread.`,
+    `A ratio over 1 is more CPU per request (worse) or more requests per second (better); a REGRESSION is a median ratio worse than 1 by more than ${Math.round(margin * 100)} % plus the spread.`,
     '',
   );
   out.push(...relayAndFloorLines(groups));

@@ -133,7 +133,9 @@ export async function runAgainst(args) {
       `${opts.repeat} repetitions; each slice a ${opts.warmupS} s warm-up then ${opts.durationS} s measured, the builds alternating A B, B A, …; engines: ${opts.engines.join(', ')}; list, GET, PUT, DELETE at ${opts.routeConnections} connections; import of ${opts.importPlants.toLocaleString('en-US')} plants`,
       ...engines.flatMap(({ engine, environment }) => environment.lines.map((line) => `${engine}: ${line}`)),
     ];
-    const { markdown, rows } = abReport({ header, engines });
+    // The smoke's few short slices mark only what it fails on.
+    const margin = opts.smoke ? SMOKE.failAbove - 1 : undefined;
+    const { markdown, rows } = abReport({ header, engines, margin });
     console.log(markdown);
     const setupFailed = engines.some(({ slices }) => slices.some((s) => s.target === 'setup'));
     if (!opts.smoke && !setupFailed)

@@ -51,6 +51,14 @@ module.exports = {
   forbidden: [
     ...Object.entries(FLOORS).flatMap(([pkg, floors]) => floorRules(pkg, floors)),
     {
+      name: 'adapters-http-routes-stand-alone',
+      comment:
+        'A route folder of adapters-http/src/plants/ (create/, get/, …) imports the shared files of plants/ and the floors below, never another route folder: a route is added or removed as one folder (packages/adapters-http/README.md).',
+      severity: 'error',
+      from: { path: '^packages/adapters-http/src/plants/([^/]+)/' },
+      to: { path: '^packages/adapters-http/src/plants/[^/]+/', pathNot: '^packages/adapters-http/src/plants/$1/' },
+    },
+    {
       name: 'domain-is-pure',
       comment: 'packages/domain imports nothing outside itself: no framework, no driver, no Node built-in.',
       severity: 'error',

@@ -9,13 +9,12 @@
 export const PARTS = [
   ['parsing (body read, JSON)', [/adapters-http\/dist\/body\//, /packages\/json-reader\//]],
   [
-    'validation (class-validator, plant rules)',
+    'validation (plant rules)',
     [
-      /adapters-http\/dist\/plants\/new-plant/,
+      /adapters-http\/dist\/plants\/(create\/new-plant|replace\/plant-replacement|plant-record)/,
       /adapters-http\/dist\/plants\/plant-id\.pipe/,
-      /node_modules\/(class-validator|validator|libphonenumber-js)\//,
       /domain\/dist\/plants\/(plant|plant-id|plant-name|plant-tag|new-plant-shape)\.js/,
-      // The floor's own DTO pipe.
+      // The floor's own pipe.
       /stack-floor-server\.mjs#transform$/,
     ],
   ],

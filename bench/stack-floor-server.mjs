@@ -1,6 +1,6 @@
 // The FLOOR of `pnpm bench` (BENCH_ONLY=floor): the request path the project must keep
-// (NestJS on Fastify, a global @nestjs/passport guard with passport-http-bearer, a
-// class-validator DTO checked by a pipe, as the project's own pipe does) and nothing else: no database, no logger, no
+// (NestJS on Fastify, a global @nestjs/passport guard with passport-http-bearer, the body read
+// into a Plant by the domain's rules in a pipe, as the project's own pipe does) and nothing else: no database, no logger, no
 // metrics, no request context. The token is checked against one SHA-256 hash held in memory;
 // the handler answers the 200 body without storing anything. So the CPU it spends per create
 // is what the mandated stack costs before the project does any work of its own: no server that
@@ -21,7 +21,7 @@ const { NestFactory, APP_GUARD } = await load(fromApi, '@nestjs/core');
 const { FastifyAdapter } = await load(fromApi, '@nestjs/platform-fastify');
 const { AuthGuard, PassportModule, PassportStrategy } = await load(fromHttp, '@nestjs/passport');
 const { Strategy } = fromHttp('passport-http-bearer');
-const { IsInt, IsOptional, IsString, MaxLength, validate } = fromHttp('class-validator');
+const { Plant } = await load(fromHttp, '@plantstore/domain');
 
 const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 const TOKEN_HASH = sha256(process.env.BASELINE_TOKEN ?? '');
@@ -32,19 +32,15 @@ const decorate = (decorators, target, key) => {
   for (const d of decorators.reverse()) d(target, key, descriptor);
 };
 
-class NewPlantDto {}
-decorate([IsInt()], NewPlantDto.prototype, 'id');
-decorate([IsString(), MaxLength(400)], NewPlantDto.prototype, 'name');
-decorate([IsOptional(), IsString(), MaxLength(400)], NewPlantDto.prototype, 'tag');
+// Fastify's own JSON.parse reads the body here: a number is a Number, and its text is String's.
+const numberLiteral = (value) => (typeof value === 'number' ? String(value) : undefined);
 
-// Nest's ValidationPipe needs class-transformer, which the project does not use: like the
-// project's pipe, this one builds the DTO itself and hands it to class-validator.
+// Like the project's pipe, this one hands the body to the domain, which checks its shape and content at once.
 class NewPlantPipe {
-  async transform(body) {
-    const dto = Object.assign(new NewPlantDto(), body);
-    const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
-    if (errors.length > 0) throw new common.BadRequestException(errors.map((e) => e.property).join(', '));
-    return dto;
+  transform(body) {
+    const parsed = Plant.parseRecord({ fields: body ?? {}, numberLiteral });
+    if (!parsed.ok) throw new common.BadRequestException(parsed.violations.map((v) => v.field).join(', '));
+    return parsed.plant;
   }
 }
 
@@ -61,10 +57,10 @@ common.Injectable()(BearerGuard);
 
 class PlantsController {
   create(plant) {
-    return plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+    return plant.tag === undefined ? { name: plant.name.value } : { name: plant.name.value, tag: plant.tag.value };
   }
 }
-Reflect.defineMetadata('design:paramtypes', [NewPlantDto], PlantsController.prototype, 'create');
+Reflect.defineMetadata('design:paramtypes', [Object], PlantsController.prototype, 'create');
 common.Body(new NewPlantPipe())(PlantsController.prototype, 'create', 0);
 decorate([common.Post(), common.HttpCode(200)], PlantsController.prototype, 'create');
 common.Controller('plants')(PlantsController);

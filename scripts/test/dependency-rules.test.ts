@@ -96,6 +96,14 @@ describe('the dependency rules of pnpm lint', () => {
       },
     ],
     [
+      'a route folder of adapters-http imports another route folder',
+      'adapters-http-routes-stand-alone',
+      {
+        'packages/adapters-http/src/plants/create/controller.ts': `import { read } from '${up(1, 'get/read.js')}';\nexport const controller = read;\n`,
+        'packages/adapters-http/src/plants/get/read.ts': 'export const read = 1;\n',
+      },
+    ],
+    [
       'a folder of adapters-persistence imports one on a floor above it',
       'adapters-persistence-floors',
       {

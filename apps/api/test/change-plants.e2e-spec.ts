@@ -52,7 +52,7 @@ describe.each(testEngines())('changing and deleting plants ($name)', (engine) =>
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(res.text).toBe('{"name":"Swiss cheese plant","tag":"aroid"}');
-      expect(res.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+      expect(res.headers['etag']).toMatch(/^"[!#-~]+"$/);
       expect(res.headers['etag']).not.toBe(etag);
       const read = await getWithToken(t.url, t.token, `/plants/${id}`);
       expect([read.text, read.headers['etag']]).toEqual([res.text, res.headers['etag']]);

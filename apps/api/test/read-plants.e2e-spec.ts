@@ -54,7 +54,7 @@ describe.each(testEngines())('reading plants ($name)', (engine) => {
       expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(res.text).toBe('{"name":"Basil","tag":"herb"}');
       expect(res.text).toBe(created.text);
-      expect(res.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+      expect(res.headers['etag']).toMatch(/^"[!#-~]+"$/);
     });
 
     it('omits tag when the plant has none, and keeps text exactly as stored', async () => {

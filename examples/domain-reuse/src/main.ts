@@ -4,7 +4,6 @@
  */
 import {
   AuthenticateToken,
-  checkNewPlantShape,
   CreatePlant,
   DomainError,
   IssueToken,
@@ -21,7 +20,7 @@ import { MapPlantRepository } from './map-plant-repository.js';
 function parsePlant(record: Record<string, unknown>): Plant {
   const numberLiteral = (value: unknown) =>
     typeof value === 'bigint' || typeof value === 'number' ? String(value) : undefined;
-  const parsed = Plant.parse(checkNewPlantShape(record, numberLiteral));
+  const parsed = Plant.parseRecord({ fields: record, numberLiteral });
   if (!parsed.ok) throw new PlantValidationError(parsed.violations);
   return parsed.plant;
 }

@@ -36,10 +36,14 @@ import { OpenApiController, OpenApiDocumentStore } from './openapi/openapi.contr
 import { ErrorFilter } from './pipeline/error.filter.js';
 import { RequestGuards } from './pipeline/request-guards.js';
 import { installRequestPipeline } from './pipeline/request-pipeline.js';
-import { NewPlantPipe } from './plants/new-plant.pipe.js';
-import { PlantReplacementPipe } from './plants/plant-replacement.pipe.js';
+import { CreatePlantController } from './plants/create/create-plant.controller.js';
+import { NewPlantPipe } from './plants/create/new-plant.pipe.js';
+import { GetPlantController } from './plants/get/get-plant.controller.js';
+import { ListPlantsController } from './plants/list/list-plants.controller.js';
 import { PlantIdPipe } from './plants/plant-id.pipe.js';
-import { PlantsController } from './plants/plants.controller.js';
+import { RemovePlantController } from './plants/remove/remove-plant.controller.js';
+import { PlantReplacementPipe } from './plants/replace/plant-replacement.pipe.js';
+import { ReplacePlantController } from './plants/replace/replace-plant.controller.js';
 import {
   AUTHENTICATE_TOKEN,
   CHANGE_PLANT,
@@ -94,11 +98,22 @@ export class PlantStoreHttpModule implements NestModule {
     return {
       module: PlantStoreHttpModule,
       imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...(options.imports ?? [])],
-      controllers: [PlantsController, HealthController, OpenApiController, DocsController, MetricsController],
+      // The plant routes, one folder each (README: adding a route), then the operators' routes.
+      controllers: [
+        CreatePlantController,
+        ListPlantsController,
+        GetPlantController,
+        ReplacePlantController,
+        RemovePlantController,
+        HealthController,
+        OpenApiController,
+        DocsController,
+        MetricsController,
+      ],
       providers: [
         { provide: HTTP_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         useCase(CREATE_PLANT, ({ plants, clock }) => new CreatePlant(plants, clock ?? systemClock)),
-        useCase(GET_PLANT, ({ plants }) => new GetPlant(plants, plants)),
+        useCase(GET_PLANT, ({ plants }) => new GetPlant(plants)),
         useCase(LIST_PLANTS, ({ plants }) => new ListPlants(plants)),
         useCase(CHANGE_PLANT, ({ plants, clock }) => new ChangePlant(plants, clock ?? systemClock)),
         useCase(REMOVE_PLANT, ({ plants, clock }) => new RemovePlant(plants, clock ?? systemClock)),

@@ -3,7 +3,10 @@ export * from './connection/create-data-source.js';
 export * from './config/database-config.js';
 export * from './tokens/node-token-secrets.js';
 export * from './connection/storage-errors.js';
-export { SqlPlantRepository, DEFAULT_MAX_BATCH, MAX_ROWS_PER_STATEMENT } from './plants/sql-plant-repository.js';
+export { SqlPlantRepository, type SqlPlantRepositoryOptions } from './plants/sql-plant-repository.js';
+export { DEFAULT_MAX_BATCH, MAX_ROWS_PER_STATEMENT } from './config/write-path-tuning.js';
+export { lockWaitOf } from './connection/lock-wait.js';
+export type { SqlRunnerOptions } from './connection/sql-runner.js';
 export {
   SqlPlantEventOutbox,
   type EventsSwitchOutcome,

@@ -21,7 +21,7 @@ export {
 export { PlantId } from './plants/plant-id.js';
 export { PlantName } from './plants/plant-name.js';
 export { PlantTag } from './plants/plant-tag.js';
-export { checkNewPlantShape, NewPlantShape, type UncheckedNewPlant } from './plants/new-plant-shape.js';
+export { NewPlantShape, type NewPlantRecord } from './plants/new-plant-shape.js';
 export {
   PlantConflictError,
   PlantDeletedError,

@@ -8,7 +8,7 @@ export class JsonNumber {
 
 /**
  * The exact text of a JSON number read by this package, or undefined for any other value:
- * the accessor the NewPlant shape check (`checkNewPlantShape`) takes.
+ * the accessor a NewPlantRecord carries (`Plant.parseRecord`).
  */
 export function numberLiteral(value: unknown): string | undefined {
   return value instanceof JsonNumber ? value.literal : undefined;

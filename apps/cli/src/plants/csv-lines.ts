@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { checkNewPlantShape, type ImportLine } from '@plantstore/domain';
+import type { ImportLine } from '@plantstore/domain';
 import { splitLines, type ByteLine } from './byte-lines.js';
 
 const COLUMNS = ['id', 'name', 'tag'] as const;
@@ -203,7 +203,7 @@ class RecordReader {
       const cell = index === undefined ? undefined : record.cells[index];
       if (cell !== undefined && cell !== '') fields[column] = cell;
     }
-    this.out.push({ line, source, plant: checkNewPlantShape(fields, cellAsLiteral) });
+    this.out.push({ line, source, plant: { fields, numberLiteral: cellAsLiteral } });
   }
 
   private reject(line: number, lines: readonly PhysicalLine[], message: string): void {

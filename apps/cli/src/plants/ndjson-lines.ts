@@ -1,4 +1,4 @@
-import { checkNewPlantShape, type ImportLine } from '@plantstore/domain';
+import type { ImportLine } from '@plantstore/domain';
 import { numberLiteral, readJsonObject } from '@plantstore/json-reader';
 import { splitLines, type ByteLine } from './byte-lines.js';
 
@@ -55,7 +55,7 @@ function readLine({ number, bytes }: ByteLine, maxLineBytes: number): ImportLine
   if (isBlank(bytes)) return undefined;
   const reading = readJsonObject(bytes, 'The line');
   if (!reading.ok) return { line: number, source: reading.text ?? Buffer.from(bytes), unreadable: reading.message };
-  return { line: number, source: reading.text, plant: checkNewPlantShape(reading.object, numberLiteral) };
+  return { line: number, source: reading.text, plant: { fields: reading.object, numberLiteral } };
 }
 
 /** Only spaces and tabs, or nothing at all. */

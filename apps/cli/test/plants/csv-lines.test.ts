@@ -1,4 +1,4 @@
-import { NewPlantShape } from '@plantstore/domain';
+import { NewPlantShape, Plant } from '@plantstore/domain';
 import { csvLines } from '../../src/plants/csv-lines.js';
 
 const LIMIT = 64;
@@ -17,10 +17,11 @@ async function read(file: string | Buffer, { limit = LIMIT, splitAt = [] as numb
   return entries;
 }
 
-const plant = (line: number, header: string, raw: string, fields: { id: unknown; name: unknown; tag?: unknown }) => ({
+// A record's present cells, each a number's literal when the domain reads it as a number.
+const plant = (line: number, header: string, raw: string, fields: { id?: unknown; name?: unknown; tag?: unknown }) => ({
   line,
   source: { header, raw },
-  plant: { tag: undefined, ...fields },
+  plant: { fields, numberLiteral: expect.any(Function) as unknown },
 });
 const unreadable = (line: number, header: string, raw: string | Buffer | undefined, message: string) => ({
   line,
@@ -127,10 +128,22 @@ describe('csvLines', () => {
     });
 
     it('leave a required field missing, for the domain to name', async () => {
-      expect(await read('id,name,tag\n,Fern,x\n4,,x\n')).toEqual([
-        plant(2, 'id,name,tag\n', ',Fern,x\n', { id: NewPlantShape.idRequired, name: 'Fern', tag: 'x' }),
-        plant(3, 'id,name,tag\n', '4,,x\n', { id: '4', name: NewPlantShape.nameRequired, tag: 'x' }),
+      const entries = await read('id,name,tag\n,Fern,x\n4,,x\n');
+      expect(entries).toEqual([
+        plant(2, 'id,name,tag\n', ',Fern,x\n', { name: 'Fern', tag: 'x' }),
+        plant(3, 'id,name,tag\n', '4,,x\n', { id: '4', tag: 'x' }),
       ]);
+      const violations = entries.map((entry) => {
+        const parsed = 'plant' in entry ? Plant.parseRecord(entry.plant) : undefined;
+        return parsed?.ok === false ? parsed.violations : [];
+      });
+      expect(violations).toEqual([[NewPlantShape.idRequired], [NewPlantShape.nameRequired]]);
+    });
+
+    it('hold an id as the text of a number, as JSON holds its literal', async () => {
+      const [entry] = await read('id,name\n9007199254740993,Fern\n');
+      const parsed = entry !== undefined && 'plant' in entry ? Plant.parseRecord(entry.plant) : undefined;
+      expect(parsed?.ok && parsed.plant.id.toString()).toBe('9007199254740993');
     });
   });
 

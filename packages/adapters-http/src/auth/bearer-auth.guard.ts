@@ -1,5 +1,7 @@
-import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Principal } from '@plantstore/domain';
 import type { FastifyRequest } from 'fastify';
 import { requestOf } from '../context/request-of.js';
 import { RouteMetadata } from '../context/route-metadata.js';
@@ -7,18 +9,21 @@ import { ApiError } from '../errors/api-error.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { FailedAuthLimiter } from '../limits/failed-auth-limiter.js';
 import { HTTP_EVENTS, type HttpEvents } from '../ports/http-events.js';
+import { readBearerCredentials } from './bearer-credentials.js';
 import { RefusalLog } from './refusal-log.js';
-import type { BearerRefusal } from './bearer.strategy.js';
-import { bearerVerdict } from './passport-verdict.js';
+import { BearerRefusal, type BearerRefusalReason } from './bearer.strategy.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
+type AuthenticatedRequest = FastifyRequest & { user?: Principal };
+
 /**
- * Every route needs a valid bearer token unless marked @Public(). The bearer strategy reads
- * the Authorization header and passport answers its verdict; a refusal is counted, logged and
- * thrown here, once.
+ * Every route needs a valid bearer token unless marked @Public(). @nestjs/passport's stock
+ * guard runs the bearer strategy; `handleRequest` turns passport's answer into the one verdict
+ * (a principal, or a refusal with its reason), and a refusal is counted, logged and thrown
+ * here, once (`canActivate`: counting waits on the failed-authentication limiter).
  */
 @Injectable()
-export class BearerAuthGuard implements CanActivate {
+export class BearerAuthGuard extends AuthGuard('bearer') {
   private readonly refusals = new RefusalLog(new Logger(BearerAuthGuard.name));
   private readonly isPublic: RouteMetadata<boolean | undefined>;
 
@@ -27,28 +32,57 @@ export class BearerAuthGuard implements CanActivate {
     private readonly failedAuth: FailedAuthLimiter,
     @Inject(HTTP_EVENTS) private readonly events: HttpEvents,
   ) {
+    super();
     this.isPublic = new RouteMetadata(reflector, IS_PUBLIC);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.isPublic.of(context) === true) return true;
-    const request = requestOf<FastifyRequest & { user?: unknown }>(context);
-    const wait = this.failedAuth.retryAfterSeconds(request.ip);
+    const { ip } = requestOf<FastifyRequest>(context);
+    const wait = this.failedAuth.retryAfterSeconds(ip);
     if (wait > 0) {
       this.events.authFailure('throttled');
-      this.refusals.refused('throttled', request.ip);
+      this.refusals.refused('throttled', ip);
       throw new ApiError(Failures.authFailuresThrottled(wait));
     }
-    // The strategy reads the request as Node received it: its rawHeaders tell a repeated header.
-    const verdict = await bearerVerdict(request.raw, context.getArgByIndex(1));
-    if ('principal' in verdict) {
-      request.user = verdict.principal;
-      return true;
+    try {
+      await super.canActivate(context);
+    } catch (error) {
+      if (error instanceof BearerRefusal) throw new ApiError(await this.refused(error.reason, ip));
+      throw error;
     }
-    throw new ApiError(await this.refused(verdict.refusal, request.ip));
+    return true;
   }
 
-  private async refused(refusal: BearerRefusal, address: string): Promise<Failure> {
+  /**
+   * What passport-http-bearer reads: a request made of the header as readBearerCredentials read
+   * it, `Bearer <token>` or nothing. Its own reading would split on one space where RFC 7235
+   * allows several, and take `access_token` from the query string and the body, which
+   * docs/tokens.md refuses; this request has neither.
+   */
+  override getRequest(context: ExecutionContext): { headers: { authorization?: string }; user?: Principal } {
+    const credentials = readBearerCredentials(requestOf<FastifyRequest>(context).raw);
+    return { headers: credentials.kind === 'token' ? { authorization: `Bearer ${credentials.token}` } : {} };
+  }
+
+  /** passport's answer as the verdict: the principal, or a refusal with its reason. */
+  override handleRequest<TUser = Principal>(
+    error: Error | null | undefined,
+    principal: Principal | false | null | undefined,
+    _challenge: unknown,
+    context: ExecutionContext,
+  ): TUser {
+    // A refused token (BearerRefusal from validate), or a failure (the store down): thrown as it came.
+    if (error) throw error;
+    const request = requestOf<AuthenticatedRequest>(context);
+    // AuthGuard puts the principal on the request it made for passport; the handlers read Fastify's.
+    if (principal) return (request.user = principal) as TUser;
+    // passport found no token in what the header presented.
+    const credentials = readBearerCredentials(request.raw);
+    throw new BearerRefusal(credentials.kind === 'token' ? 'unknown' : credentials.kind);
+  }
+
+  private async refused(refusal: BearerRefusalReason, address: string): Promise<Failure> {
     // Which of two credentials counts is not ours to guess; it is no token guess either (not throttled).
     if (refusal === 'repeated') {
       this.events.authFailure('malformed');

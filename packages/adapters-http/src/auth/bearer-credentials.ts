@@ -12,6 +12,12 @@ import { headerCount } from '../http/raw-headers.js';
 export type BearerCredentials =
   { readonly kind: 'missing' | 'malformed' | 'repeated' } | { readonly kind: 'token'; readonly token: string };
 
+/** The request as Node received it: `rawHeaders` tells a repeated header. */
+export interface HeadersOfRequest {
+  readonly headers: { readonly authorization?: string | undefined };
+  readonly rawHeaders: readonly string[];
+}
+
 const MISSING: BearerCredentials = { kind: 'missing' };
 const MALFORMED: BearerCredentials = { kind: 'malformed' };
 const REPEATED: BearerCredentials = { kind: 'repeated' };
@@ -19,10 +25,18 @@ const REPEATED: BearerCredentials = { kind: 'repeated' };
 const PRESENTED = /^bearer\s+\S/i;
 const WELL_FORMED = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-export function readBearerCredentials(request: {
-  readonly headers: { readonly authorization?: string | undefined };
-  readonly rawHeaders: readonly string[];
-}): BearerCredentials {
+// Each request's reading, kept while the request lives: the in-flight limit reads it in front
+// of the framework and the bearer guard after routing, and the header is read once for both.
+const readings = new WeakMap<HeadersOfRequest, BearerCredentials>();
+
+/** The bearer credentials of a request, read from its Authorization header the first time they are asked for. */
+export function readBearerCredentials(request: HeadersOfRequest): BearerCredentials {
+  let credentials = readings.get(request);
+  if (credentials === undefined) readings.set(request, (credentials = read(request)));
+  return credentials;
+}
+
+function read(request: HeadersOfRequest): BearerCredentials {
   const header = request.headers.authorization;
   if (header === undefined) return MISSING;
   if (headerCount(request.rawHeaders, 'authorization') > 1) return REPEATED;

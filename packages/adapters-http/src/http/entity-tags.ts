@@ -22,15 +22,14 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
 
 /**
- * `If-Match` (RFC 9110 §13.1.1) as a test of the current entity tag: absent, no condition;
- * `*`, any current representation; else a list of entity tags, compared strongly, so a weak
- * tag (`W/"…"`), or a list that does not parse, matches nothing.
+ * The entity tags `If-Match` (RFC 9110 §13.1.1) names: undefined when the header is absent,
+ * `*` for any current representation, else the strong tags of its list (compared strongly, a
+ * weak tag `W/"…"` matches nothing). A list that does not parse names none.
  */
-export function ifMatchCondition(header: string | undefined): ((etag: string) => boolean) | undefined {
+export function ifMatchTags(header: string | undefined): '*' | readonly string[] | undefined {
   if (header === undefined) return undefined;
-  if (header.trim() === '*') return () => true;
+  if (header.trim() === '*') return '*';
   const tags = header.split(',').map((tag) => tag.trim());
-  if (!tags.every((tag) => ENTITY_TAG.test(tag))) return () => false;
-  const strong = new Set(tags.filter((tag) => !tag.startsWith('W/')));
-  return (etag) => strong.has(etag);
+  if (!tags.every((tag) => ENTITY_TAG.test(tag))) return [];
+  return tags.filter((tag) => !tag.startsWith('W/'));
 }

@@ -11,6 +11,9 @@ const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Whose request this is, as a key that is never logged: auth/requesting-client.ts. */
+export type ClientOf = (request: IncomingMessage) => string;
+
 /** How many requests may be in progress at once, in all and per client. */
 export interface InFlightLimits {
   /** Past it, 503/50301 at once. */
@@ -29,10 +32,10 @@ const MIN_EPISODE_MS = 1_000;
  * with 429/42901: one client holding requests open (bodies sent but for a byte) takes at most
  * its share, and the others' requests are still admitted.
  *
- * A client is its credential (the `Authorization` header as sent: a token's requests are
- * held while authenticated, since the body is read after authentication; a forged one is
- * answered 401 at once and holds nothing), and without one its peer address. The key lives
- * in memory only while the client has requests in progress, and is never logged.
+ * A client is what `clientOf` says: its bearer token (a token's requests are held while
+ * authenticated, since the body is read after authentication; a forged one is answered 401 at
+ * once and holds nothing), and without one its peer address. The key lives in memory only
+ * while the client has requests in progress, and is never logged.
  *
  * The check sits in front of the framework, on the Node server's `request` event: a shed
  * request costs Node's parsing and one pre-serialised answer, not a Fastify request, a Nest
@@ -50,6 +53,7 @@ export function installLoadShedding(
   limits: InFlightLimits,
   events: HttpEvents,
   log: FastifyBaseLogger,
+  clientOf: ClientOf,
 ): void {
   const listeners = server.listeners('request') as RequestListener[];
   const serve = listeners[0];
@@ -111,13 +115,6 @@ export function installLoadShedding(
     }
     serve.call(server, request, response);
   });
-}
-
-/** Whose request this is: its credential as sent, else (no Authorization header) its peer address. */
-function clientOf(request: IncomingMessage): string {
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined && authorization !== '') return `credential ${authorization}`;
-  return `address ${request.socket.remoteAddress ?? ''}`;
 }
 
 function pathOf(url: string | undefined): string {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { requestingClient } from '../auth/requesting-client.js';
 import { deferBodyParsing } from '../body/deferred-body-parser.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 import { installLoadShedding } from '../http/load-shedding.js';
@@ -29,11 +30,12 @@ export interface RequestPipelineParts {
  *    app's one global guard.
  * 3–7. Codings and media type, size, JSON syntax, JSON shape, field rules: the body is read
  *    only here, after the guards, by the pipes of the route's body parameter
- *    (plants/plant-body.decorator.ts: JsonBodyPipe, then NewPlantPipe; for PUT,
+ *    (plants/create/new-plant-body.decorator.ts: JsonBodyPipe, then NewPlantPipe; for PUT,
  *    PlantReplacementPipe checks the path's id first, then reads the body the same way). The
  *    path id of GET and DELETE is checked by PlantIdPipe, after the guards too. Fastify's own
  *    body parsing is switched off so that it cannot answer before the guards.
- * 8. The store: the handler; its expected outcomes and failures leave through the ErrorFilter.
+ * 8. The store: the handler; it answers its outcomes (a refusing one by its domain error's code,
+ *    errors/failure-of.ts), and what is thrown leaves through the ErrorFilter.
  *
  * PlantStoreHttpModule installs steps 0, 1 and 3–7 on Fastify with this function before Nest
  * registers the routes, and provides RequestGuards and the ErrorFilter itself.
@@ -46,6 +48,7 @@ export function installRequestPipeline(fastify: FastifyInstance, parts: RequestP
     { maxInFlight: options.maxRequestsInFlight, maxInFlightPerClient: options.maxRequestsInFlightPerClient },
     events,
     fastify.log,
+    requestingClient,
   );
   sendSecurityHeaders(fastify);
   bindRequestLoggers(fastify);

@@ -1,28 +1,19 @@
-import type { Plant, PlantPageQuery } from '@plantstore/domain';
-import { toPlantResponse } from './plant.response.js';
+import type { Plant, PlantId } from '@plantstore/domain';
+import { toPlantResponse } from './plant-response.js';
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
-/** The body of GET /plants/{id}: the Plant exactly as POST /plants answers it (no id). */
+/** The body of GET /plants/{id}, PUT's and POST's: the Plant without its id. */
 export function plantBody(plant: Plant): string {
   return JSON.stringify(toPlantResponse(plant));
 }
 
-/** The body of GET /plants: `[{"id": <int64>, "name": …, "tag": …}]`, each id its exact digits (Plant.toJsonText). */
-export function plantListBody(plants: readonly Plant[]): string {
-  return `[${plants.map((plant) => plant.toJsonText()).join(',')}]`;
+/**
+ * The strong ETag of a plant at a version (docs/http-api.md#get-plantsid), `"<id>v<version>"`:
+ * the version is 1 at create and one more with each committed change, and an unchanged PUT
+ * keeps it, so the tag changes exactly when a change is committed and is the same on every
+ * instance; the id keeps one plant's tag from naming another's.
+ */
+export function versionTag(id: PlantId, version: number): string {
+  return `"${id.toString()}v${version}"`;
 }
-
-/** RFC 8288 `Link` to the next page: the same tags and limit, after the last id of this page. */
-export function nextLink(next: PlantPageQuery): string {
-  const { tags, limit, after } = next.toJSON();
-  const parameters = [
-    ...tags.map((tag) => `tags=${encodeURIComponent(tag)}`),
-    `limit=${limit}`,
-    ...(after === undefined ? [] : [`after=${after}`]),
-  ];
-  return `</plants?${parameters.join('&')}>; rel="next"`;
-}
-
-// Entity tags are HTTP's, shared with the web page: the plant reads use them from here.
-export { matchesIfNoneMatch, strongEtag } from '../http/entity-tags.js';

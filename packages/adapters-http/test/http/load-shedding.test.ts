@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { requestingClient } from '../../src/auth/requesting-client.js';
 import { installLoadShedding } from '../../src/http/load-shedding.js';
 import { SAMPLED_LOG_BURST } from '../../src/logging/log-sampler.js';
 import { PlantStoreMetrics } from '../../src/observability/plant-store-metrics.js';
@@ -38,7 +39,7 @@ async function heldServer(maxInFlight: number, maxInFlightPerClient = maxInFligh
     info: (fields: object, msg: string) => lines.push({ level: 'info', msg, fields }),
   } as unknown as FastifyBaseLogger;
   const metrics = new PlantStoreMetrics();
-  installLoadShedding(server, { maxInFlight, maxInFlightPerClient }, metrics, log);
+  installLoadShedding(server, { maxInFlight, maxInFlightPerClient }, metrics, log, requestingClient);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -153,8 +154,8 @@ describe('load shedding in front of the framework', () => {
   it('refuses to wrap a server that has no single framework listener', () => {
     const log = { warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
     const limits = { maxInFlight: 1, maxInFlightPerClient: 1 };
-    expect(() => installLoadShedding(http.createServer(), limits, new PlantStoreMetrics(), log)).toThrow(
-      /one request listener/,
-    );
+    expect(() =>
+      installLoadShedding(http.createServer(), limits, new PlantStoreMetrics(), log, requestingClient),
+    ).toThrow(/one request listener/);
   });
 });

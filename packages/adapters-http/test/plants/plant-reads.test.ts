@@ -1,14 +1,10 @@
 import { Plant, PlantPageQuery, PlantQueryError } from '@plantstore/domain';
 import { ApiError } from '../../src/errors/api-error.js';
+import { matchesIfNoneMatch, strongEtag } from '../../src/http/entity-tags.js';
 import { routeEmptyPlantId } from '../../src/plants/empty-plant-id.js';
-import { plantPageQueryOf } from '../../src/plants/plant-page-query.decorator.js';
-import {
-  matchesIfNoneMatch,
-  nextLink,
-  plantBody,
-  plantListBody,
-  strongEtag,
-} from '../../src/plants/plant-representation.js';
+import { nextLink, plantListBody } from '../../src/plants/list/plant-list-representation.js';
+import { plantPageQueryOf } from '../../src/plants/list/plant-page-query.decorator.js';
+import { plantBody } from '../../src/plants/plant-representation.js';
 
 function plant(id: string, name: string, tag?: string): Plant {
   const parsed = Plant.parse(tag === undefined ? { id, name } : { id, name, tag });

@@ -1,6 +1,6 @@
 import { Plant, PlantValidationError } from '@plantstore/domain';
 import { readJsonObject } from '@plantstore/json-reader';
-import { NewPlantPipe } from '../../src/plants/new-plant.pipe.js';
+import { NewPlantPipe } from '../../src/plants/create/new-plant.pipe.js';
 
 const RANGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
 
@@ -16,7 +16,7 @@ function check(body: string): Plant | string {
   }
 }
 
-// class-validator checks presence and JSON types, Plant.parse the content; every problem reported in field order.
+// The domain reads the body (Plant.parseRecord): presence and JSON types, then content; every problem reported in field order.
 describe('the NewPlant pipe', () => {
   it.each([
     ['{}', 'id is required; name is required'],

@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, Engine } from '../config/database-config.js';
 import { migrations } from '../migrations/index.js';
-import { waitForLocksOffTheEventLoop } from './lock-wait.js';
 import { ApiTokenEntity } from '../schema/api-token.schema.js';
 import { PlantEntity } from '../schema/plant.schema.js';
 
@@ -67,10 +66,10 @@ export async function openDataSource(config: DatabaseConfig): Promise<DataSource
     if (config.engine === 'postgres') {
       await migrateUnderLock(dataSource);
     } else {
-      // Start-up may wait for a lock on the event loop; nothing is being served yet.
+      // Start-up may wait for a lock on the event loop; nothing is being served yet. From now
+      // on statements wait off it, for lockWaitOf(config) (lock-wait.ts).
       await dataSource.runMigrations();
       await dataSource.query('PRAGMA busy_timeout = 0');
-      waitForLocksOffTheEventLoop(dataSource, config.busyTimeoutMs);
     }
   } catch (error) {
     await dataSource.destroy();

@@ -39,17 +39,24 @@ const MESSAGE_REASONS: ReadonlyArray<readonly [RegExp, StorageUnavailableReason]
   ],
 ];
 
-/** Why `error` means the store cannot serve now, or undefined when it is something else (a bug, a conflict). */
-export function storageUnavailableReason(error: unknown): StorageUnavailableReason | undefined {
-  if (error instanceof StorageUnavailableError) return error.reason ?? storageUnavailableReason(error.cause);
-  // Shape, not instanceof: errors may come from another realm (jest's VM, worker threads).
+/**
+ * The one translation of a driver's error: an outage (the store cannot serve now) becomes the
+ * domain's StorageUnavailableError with the reason an operator is told, which HTTP answers as
+ * 503 50301; anything else (a bug in a statement, a refused row) is returned unchanged.
+ */
+export function asStorageError(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError) return error;
+  const reason = outageReason(error);
+  return reason === undefined ? error : new StorageUnavailableError(undefined, { cause: error, reason });
+}
+
+function outageReason(error: unknown): StorageUnavailableReason | undefined {
+  // Shape, not instanceof: errors may come from another realm (jest's VM, worker threads), and
+  // TypeORM wraps the driver's error (driverError), pg its cause.
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
-      if (NETWORK_CODES.has(code)) return 'database unreachable';
-      // A SQLite result code (SQLITE_…), else a PostgreSQL SQLSTATE (five characters).
-      const table = code.startsWith('SQLITE_') ? SQLITE_REASONS : code.length === 5 ? PG_REASONS : [];
-      const reason = table.find(([pattern]) => pattern.test(code))?.[1];
+      const reason = reasonOfCode(code);
       if (reason !== undefined) return reason;
     }
     if (typeof message === 'string') {
@@ -61,18 +68,9 @@ export function storageUnavailableReason(error: unknown): StorageUnavailableReas
   return undefined;
 }
 
-export function isStorageUnavailable(error: unknown): boolean {
-  return error instanceof StorageUnavailableError || storageUnavailableReason(error) !== undefined;
-}
-
-/** Infrastructure outages become the domain's StorageUnavailableError, with their reason; others pass unchanged. */
-export function asStorageError(error: unknown): unknown {
-  if (error instanceof StorageUnavailableError) return error;
-  const reason = storageUnavailableReason(error);
-  if (reason === undefined) return error;
-  return new StorageUnavailableError(undefined, { cause: error, reason });
-}
-
-export function translateStorageError(error: unknown): never {
-  throw asStorageError(error);
+function reasonOfCode(code: string): StorageUnavailableReason | undefined {
+  if (NETWORK_CODES.has(code)) return 'database unreachable';
+  // A SQLite result code (SQLITE_…), else a PostgreSQL SQLSTATE (five characters).
+  const table = code.startsWith('SQLITE_') ? SQLITE_REASONS : code.length === 5 ? PG_REASONS : [];
+  return table.find(([pattern]) => pattern.test(code))?.[1];
 }

@@ -1,9 +1,6 @@
 import { Plant, PlantCreated, PlantDeleted, PlantId, PlantUpdated, type PlantEvent } from '@plantstore/domain';
-import type { DataSource, QueryRunner } from 'typeorm';
-import { engineOf } from '../connection/create-data-source.js';
-import type { Engine } from '../config/database-config.js';
-import { asStorageError } from '../connection/storage-errors.js';
-import { SqlRunner } from '../connection/sql-runner.js';
+import type { DataSource } from 'typeorm';
+import { SqlRunner, type SqlRunnerOptions } from '../connection/sql-runner.js';
 
 /** Hands events to a broker; resolves once the broker has acknowledged every one of them. */
 export type PublishEvents = (events: readonly PlantEvent[]) => Promise<void>;
@@ -52,17 +49,18 @@ const SELECT_OLDEST = `SELECT CAST(seq AS TEXT) AS seq, CAST(event_id AS TEXT) A
  * inside a transaction (docs/storage.md#one-writer).
  */
 export class SqlPlantEventOutbox {
-  private readonly engine: Engine;
   private readonly statements: SqlRunner;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.engine = engineOf(dataSource);
-    this.statements = new SqlRunner(dataSource);
+  constructor(
+    private readonly dataSource: DataSource,
+    options: SqlRunnerOptions = {},
+  ) {
+    this.statements = new SqlRunner(dataSource, options);
   }
 
   /** Publishes up to `limit` of the oldest events and deletes them; resolves with how many. */
   async relay(limit: number, publish: PublishEvents): Promise<number> {
-    return this.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
+    return this.statements.engine === 'postgres' ? this.relayClaimed(limit, publish) : this.relayOwned(limit, publish);
   }
 
   /** Whether the outbox trigger writes events (docs/storage.md#outbox); a new store starts with them off. */
@@ -112,24 +110,25 @@ export class SqlPlantEventOutbox {
     return rows.length;
   }
 
-  private async relayClaimed(limit: number, publish: PublishEvents): Promise<number> {
-    let runner: QueryRunner | undefined;
-    try {
-      runner = this.dataSource.createQueryRunner();
-      await runner.startTransaction();
-      const rows = (await runner.query(`${SELECT_OLDEST} $1 FOR UPDATE SKIP LOCKED`, [limit])) as OutboxRow[];
-      if (rows.length > 0) {
-        await publish(rows.map(toEvent));
-        await runner.query('DELETE FROM plant_outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+  private relayClaimed(limit: number, publish: PublishEvents): Promise<number> {
+    return this.statements.call(async () => {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        const rows = (await runner.query(`${SELECT_OLDEST} $1 FOR UPDATE SKIP LOCKED`, [limit])) as OutboxRow[];
+        if (rows.length > 0) {
+          await publish(rows.map(toEvent));
+          await runner.query('DELETE FROM plant_outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+        }
+        await runner.commitTransaction();
+        return rows.length;
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      } finally {
+        await runner.release();
       }
-      await runner.commitTransaction();
-      return rows.length;
-    } catch (error) {
-      if (runner?.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw asStorageError(error);
-    } finally {
-      await runner?.release();
-    }
+    });
   }
 
   private query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {

@@ -1,8 +1,10 @@
 import type { Plant, PlantId, PlantRetirement, PlantRevision } from '@plantstore/domain';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
-import { isStorageUnavailable } from '../connection/storage-errors.js';
+import type { BatchTuning } from '../config/write-path-tuning.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
-import { byIdAscending, fulfilled, rejected, type IsoTimeText } from './plant-rows.js';
+import { Batcher } from './batcher.js';
+import { orEachAlone } from './each-alone.js';
+import { commitPlantWrite } from './plant-write.js';
+import { byIdAscending, fulfilled, type IsoTimeText } from './plant-rows.js';
 import type { PlantChangeRow, PlantSql } from './plant-sql.js';
 
 /** A change as requested: new content for a live plant, or its deletion, at the version its caller read. */
@@ -30,32 +32,23 @@ type Settled = PromiseSettledResult<boolean>;
  * no tag, when and by whom; the id stays taken for ever.
  */
 export class SqlPlantChanges {
-  private readonly changes: GroupCommit<PlantChange, boolean>;
+  private readonly groupCommit: Batcher<PlantChange, boolean>;
 
   constructor(
     private readonly statements: SqlRunner,
     private readonly sql: PlantSql,
     private readonly times: IsoTimeText,
-    maxBatch: number,
-    options: GroupCommitOptions<PlantChange>,
+    tuning: BatchTuning,
   ) {
-    this.changes = new GroupCommit((batch) => this.changeEachAlone(batch), maxBatch, options);
+    this.groupCommit = new Batcher(
+      orEachAlone((batch) => this.change(batch)),
+      { ...tuning, keyOf: (change) => idOf(change).toString() },
+    );
   }
 
+  /** Whether the change was written: false when the plant is not live at `expectedVersion`. */
   submit(change: PlantChange): Promise<boolean> {
-    return this.changes.submit(change);
-  }
-
-  /** A row the database refuses (or a deadlock between instances) must not fail its neighbours: each is tried alone. */
-  private async changeEachAlone(batch: readonly PlantChange[]): Promise<Settled[]> {
-    try {
-      return await this.change(batch);
-    } catch (error) {
-      if (batch.length === 1 || isStorageUnavailable(error)) return batch.map(() => rejected(error));
-      const outcomes: Settled[] = [];
-      for (const change of batch) outcomes.push(...(await this.change([change]).catch((e: unknown) => [rejected(e)])));
-      return outcomes;
-    }
+    return this.groupCommit.submit(change);
   }
 
   /**
@@ -76,7 +69,7 @@ export class SqlPlantChanges {
       // Sorted ids give every PostgreSQL writer the same lock order.
       const rows = [...round.values()].map((entry) => entry.row).sort(byIdAscending);
       const written = new Set(
-        (await this.statements.run<{ id: string }>(this.sql.changeIfCurrent(rows))).map((row) => row.id),
+        (await commitPlantWrite<{ id: string }>(this.statements, this.sql.changeIfCurrent(rows))).map((row) => row.id),
       );
       for (const [key, entry] of round) outcomes[entry.index] = fulfilled(written.has(key));
       waiting = later;
@@ -110,4 +103,8 @@ export class SqlPlantChanges {
       deletedByTokenId: retirement.retiredByTokenId ?? null,
     };
   }
+}
+
+function idOf(change: PlantChange): PlantId {
+  return change.kind === 'replace' ? change.plant.id : change.id;
 }

@@ -1,7 +1,9 @@
 import type { InsertOutcome, Plant, PlantProvenance } from '@plantstore/domain';
-import { isStorageUnavailable } from '../connection/storage-errors.js';
+import type { BatchTuning } from '../config/write-path-tuning.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import { Batcher } from './batcher.js';
+import { orEachAlone } from './each-alone.js';
+import { commitPlantWrite } from './plant-write.js';
 import { byIdAscending, fulfilled, rejected, toPlant, type IsoTimeText } from './plant-rows.js';
 import type { NewPlantRow, PlantSql, StoredPlantRow } from './plant-sql.js';
 
@@ -13,28 +15,30 @@ interface NewPlant {
 type Settled = PromiseSettledResult<InsertOutcome>;
 
 /**
- * Creates in SQL. Single creates go through a group commit (group-commit.ts): creates that
- * arrive while a write is in flight are committed together as ONE statement, so many share
- * one disk flush while each caller still resolves only after the flush that covers its row,
- * with what the store holds for its id; whether that is a replay, a conflict or a retired id
- * is the domain's to say. One statement per batch also means no explicit transaction: nothing
- * is awaited inside one (docs/storage.md#one-writer).
+ * Creates in SQL. Single creates go through a group commit (batcher.ts): creates that arrive
+ * while a write is in flight are committed together as ONE statement, so many share one disk
+ * flush while each caller still resolves only after the flush that covers its row, with what
+ * the store holds for its id; whether that is a replay, a conflict or a retired id is the
+ * domain's to say. Batches in flight never share an id, so the first request for an id is the
+ * first to commit. Nothing is awaited inside a transaction (docs/storage.md#one-writer).
  */
 export class SqlPlantInserts {
-  private readonly singles: GroupCommit<NewPlant, InsertOutcome>;
+  private readonly groupCommit: Batcher<NewPlant, InsertOutcome>;
 
   constructor(
     private readonly statements: SqlRunner,
     private readonly sql: PlantSql,
     private readonly times: IsoTimeText,
-    maxBatch: number,
-    options: GroupCommitOptions<NewPlant>,
+    tuning: BatchTuning,
   ) {
-    this.singles = new GroupCommit((batch) => this.insertOrFindEachAlone(batch), maxBatch, options);
+    this.groupCommit = new Batcher(
+      orEachAlone((batch) => this.insertOrFind(batch)),
+      { ...tuning, keyOf: (create) => create.plant.id.toString() },
+    );
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
-    return this.singles.submit({ plant, provenance });
+    return this.groupCommit.submit({ plant, provenance });
   }
 
   /** One statement, hence one transaction, for the whole batch: an import's unit of durability. */
@@ -44,22 +48,6 @@ export class SqlPlantInserts {
       if (outcome.status === 'rejected') throw outcome.reason;
       return outcome.value;
     });
-  }
-
-  /**
-   * insertOrFind for rows of different requests: a row the database refuses must not fail its
-   * neighbours, so when the statement fails for anything but an outage, each row is retried
-   * alone and only the refused one fails.
-   */
-  private async insertOrFindEachAlone(rows: readonly NewPlant[]): Promise<Settled[]> {
-    try {
-      return await this.insertOrFind(rows);
-    } catch (error) {
-      if (rows.length === 1 || isStorageUnavailable(error)) return rows.map(() => rejected(error));
-      const outcomes: Settled[] = [];
-      for (const row of rows) outcomes.push(...(await this.insertOrFind([row]).catch((e: unknown) => [rejected(e)])));
-      return outcomes;
-    }
   }
 
   /**
@@ -74,7 +62,9 @@ export class SqlPlantInserts {
     // The sort is stable: of two rows with one id, the first stays first.
     const candidates = rows.map((row) => this.toRow(row)).sort(byIdAscending);
     const inserted = new Set(
-      (await this.statements.run<{ id: string }>(this.sql.insertIfAbsent(candidates))).map((row) => row.id),
+      (await commitPlantWrite<{ id: string }>(this.statements, this.sql.insertIfAbsent(candidates))).map(
+        (row) => row.id,
+      ),
     );
     const writtenBy = new Map<string, NewPlant>();
     for (const row of rows) {

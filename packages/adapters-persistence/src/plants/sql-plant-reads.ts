@@ -1,11 +1,9 @@
 import type { Plant, PlantId, PlantPageRequest, PlantState } from '@plantstore/domain';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import type { BatchTuning } from '../config/write-path-tuning.js';
 import type { SqlRunner } from '../connection/sql-runner.js';
+import { Batcher } from './batcher.js';
 import { fulfilled, toPlant, toState } from './plant-rows.js';
 import type { PlantSql, StoredPlantRow } from './plant-sql.js';
-
-/** Ids of one batched lookup (GET /plants/{id}, or a change's read, of one event-loop turn). */
-const MAX_IDS_PER_READ = 500;
 
 /**
  * Reads in SQL. Lookups by id batch as creates do: the lookups of one turn are one SELECT, so
@@ -13,14 +11,14 @@ const MAX_IDS_PER_READ = 500;
  * page is one statement, read at one moment.
  */
 export class SqlPlantReads {
-  private readonly lookups: GroupCommit<PlantId, PlantState | undefined>;
+  private readonly lookups: Batcher<PlantId, PlantState | undefined>;
 
   constructor(
     private readonly statements: SqlRunner,
     private readonly sql: PlantSql,
-    options: GroupCommitOptions<PlantId>,
+    tuning: BatchTuning,
   ) {
-    this.lookups = new GroupCommit((ids) => this.statesOf(ids), MAX_IDS_PER_READ, options);
+    this.lookups = new Batcher((ids) => this.statesOf(ids), tuning);
   }
 
   stateOf(id: PlantId): Promise<PlantState | undefined> {

@@ -8,6 +8,7 @@ import {
 import type { DataSource } from 'typeorm';
 import { CachingTokenRepository } from '../tokens/caching-token-repository.js';
 import { openDataSource } from '../connection/create-data-source.js';
+import { lockWaitOf } from '../connection/lock-wait.js';
 import { redactDatabaseUrl, type DatabaseConfig } from '../config/database-config.js';
 import { nodeTokenSecrets } from '../tokens/node-token-secrets.js';
 import { SqlPlantEventOutbox } from '../events/sql-plant-event-outbox.js';
@@ -39,13 +40,15 @@ export class SqlStore {
   private constructor(
     /** For tools and tests that read the tables directly; the ports above are the API. */
     readonly dataSource: DataSource,
+    config: DatabaseConfig,
     options: SqlStoreOptions,
   ) {
-    this.plants = new SqlPlantRepository(dataSource);
-    const tokens = new TypeOrmTokenRepository(dataSource);
+    const statements = { lockWaitMs: lockWaitOf(config) };
+    this.plants = new SqlPlantRepository(dataSource, statements);
+    const tokens = new TypeOrmTokenRepository(dataSource, statements);
     const ttl = options.tokenCacheTtlMs ?? 0;
     this.tokens = ttl > 0 ? new CachingTokenRepository(tokens, options.clock ?? systemClock, ttl) : tokens;
-    this.events = new SqlPlantEventOutbox(dataSource);
+    this.events = new SqlPlantEventOutbox(dataSource, statements);
   }
 
   /**
@@ -62,7 +65,7 @@ export class SqlStore {
         cause: error,
       });
     }
-    return new SqlStore(dataSource, options);
+    return new SqlStore(dataSource, config, options);
   }
 
   /** Resolves when the database answers a query; rejects when it does not. */

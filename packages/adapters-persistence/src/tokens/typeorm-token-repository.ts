@@ -1,22 +1,20 @@
 import { isScope, type ApiToken, type Scope, type StoredApiToken, type TokenRepository } from '@plantstore/domain';
 import type { DataSource, Repository } from 'typeorm';
-import { engineOf } from '../connection/create-data-source.js';
-import { lockWaitOf, retryWhileLocked } from '../connection/lock-wait.js';
+import { SqlRunner, type SqlRunnerOptions } from '../connection/sql-runner.js';
 import { ApiTokenEntity, type ApiTokenRow } from '../schema/api-token.schema.js';
-import { translateStorageError } from '../connection/storage-errors.js';
 
 export class TypeOrmTokenRepository implements TokenRepository {
   private readonly rows: Repository<ApiTokenRow>;
-  private readonly lockWaitMs: number;
+  private readonly statements: SqlRunner;
 
-  constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ApiTokenEntity[engineOf(dataSource)]);
-    this.lockWaitMs = lockWaitOf(dataSource);
+  constructor(dataSource: DataSource, options: SqlRunnerOptions = {}) {
+    this.statements = new SqlRunner(dataSource, options);
+    this.rows = dataSource.getRepository(ApiTokenEntity[this.statements.engine]);
   }
 
-  /** Every statement waits for locks held elsewhere off the event loop (lock-wait.ts). */
+  /** Every statement waits for locks held elsewhere off the event loop, and an outage is a storage error (sql-runner.ts). */
   private run<T>(statement: () => Promise<T>): Promise<T> {
-    return retryWhileLocked(statement, this.lockWaitMs).catch(translateStorageError);
+    return this.statements.call(statement);
   }
 
   async add(token: StoredApiToken): Promise<void> {

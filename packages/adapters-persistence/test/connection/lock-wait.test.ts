@@ -1,4 +1,5 @@
-import { retryWhileLocked } from '../../src/connection/lock-wait.js';
+import { lockWaitOf, retryWhileLocked } from '../../src/connection/lock-wait.js';
+import { parseDatabaseUrl } from '../../src/config/database-config.js';
 
 const locked = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 /** TypeORM's wrapping of a driver error. */
@@ -44,5 +45,12 @@ describe('retryWhileLocked', () => {
       }, 0),
     ).rejects.toThrow('locked');
     expect(calls).toBe(1);
+  });
+});
+
+describe('lockWaitOf', () => {
+  it("is SQLite's busy timeout, waited off the event loop, and nothing on PostgreSQL, which waits on the server", () => {
+    expect(lockWaitOf(parseDatabaseUrl('sqlite:x.sqlite', 'unused', { sqliteBusyTimeoutMs: 1_234 }))).toBe(1_234);
+    expect(lockWaitOf(parseDatabaseUrl('postgres://db/plants', 'unused'))).toBe(0);
   });
 });

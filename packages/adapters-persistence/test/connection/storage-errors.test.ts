@@ -1,4 +1,4 @@
-import { SqlPlantRepository, asStorageError, isStorageUnavailable } from '@plantstore/adapters-persistence';
+import { SqlPlantRepository, asStorageError } from '@plantstore/adapters-persistence';
 import { Plant, StorageUnavailableError } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { sqliteEngine, type TestStore } from '../engines.js';
@@ -11,27 +11,68 @@ function plant(id: string): Plant {
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T00:00:00.000Z') };
 
+/** Whether the driver's error reaches the client as a 503 (an outage), not a 500. */
+function isStorageUnavailable(error: unknown): boolean {
+  return asStorageError(error) instanceof StorageUnavailableError;
+}
+
+/** A driver's error as TypeORM hands it on: wrapped, the driver's own under `driverError`. */
+function fromDriver(code: string | undefined, message: string): Error {
+  const driverError = Object.assign(new Error(message), code === undefined ? {} : { code });
+  return Object.assign(new Error('INSERT INTO plant … failed'), { driverError });
+}
+
+function reasonOf(error: unknown): string | undefined {
+  const translated = asStorageError(error);
+  expect(translated).toBeInstanceOf(StorageUnavailableError);
+  expect((translated as StorageUnavailableError).cause).toBe(error);
+  return (translated as StorageUnavailableError).reason;
+}
+
 describe('the reason an outage is given, for the operator', () => {
-  it.each([
-    ['SQLITE_FULL', 'database or disk is full', 'disk full'],
-    ['SQLITE_IOERR_WRITE', 'disk I/O error', 'disk failing'],
-    ['SQLITE_BUSY', 'database is locked', 'lock timeout'],
-    ['SQLITE_CANTOPEN', 'unable to open database file', 'database file unusable'],
-    ['53100', 'could not extend file: No space left on device', 'disk full'],
-    ['57014', 'canceling statement due to statement timeout', 'database timeout'],
-    ['57P01', 'terminating connection due to administrator command', 'database unreachable'],
-    ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432', 'database unreachable'],
-    [undefined, 'Connection terminated unexpectedly', 'database unreachable'],
-    [undefined, 'Query read timeout', 'database timeout'],
-  ])('%s (%s) is "%s"', (code, message, reason) => {
-    const driverError = Object.assign(new Error(message), code === undefined ? {} : { code });
-    const translated = asStorageError(Object.assign(new Error('INSERT INTO plant … failed'), { driverError }));
-    expect(translated).toBeInstanceOf(StorageUnavailableError);
-    expect((translated as StorageUnavailableError).reason).toBe(reason);
+  describe('SQLite (better-sqlite3 result codes)', () => {
+    it.each([
+      ['SQLITE_FULL', 'database or disk is full', 'disk full'],
+      ['SQLITE_IOERR_WRITE', 'disk I/O error', 'disk failing'],
+      ['SQLITE_BUSY', 'database is locked', 'lock timeout'],
+      ['SQLITE_LOCKED_SHAREDCACHE', 'database table is locked', 'lock timeout'],
+      ['SQLITE_CANTOPEN', 'unable to open database file', 'database file unusable'],
+      ['SQLITE_READONLY', 'attempt to write a readonly database', 'database file unusable'],
+      [undefined, 'The database connection is not open', 'database closed'],
+    ])('%s (%s) is "%s"', (code, message, reason) => {
+      expect(reasonOf(fromDriver(code, message))).toBe(reason);
+    });
+  });
+
+  describe('PostgreSQL (SQLSTATEs and pg client errors)', () => {
+    it.each([
+      ['53100', 'could not extend file: No space left on device', 'disk full'],
+      ['55P03', 'canceling statement due to lock timeout', 'lock timeout'],
+      ['57014', 'canceling statement due to statement timeout', 'database timeout'],
+      ['57P01', 'terminating connection due to administrator command', 'database unreachable'],
+      ['08006', 'connection failure', 'database unreachable'],
+      ['58030', 'could not write to file', 'disk failing'],
+      ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432', 'database unreachable'],
+      [undefined, 'Connection terminated unexpectedly', 'database unreachable'],
+      [undefined, 'Client has encountered a connection error and is not queryable', 'database unreachable'],
+      [undefined, 'Query read timeout', 'database timeout'],
+    ])('%s (%s) is "%s"', (code, message, reason) => {
+      expect(reasonOf(fromDriver(code, message))).toBe(reason);
+    });
+  });
+
+  it('keeps a storage error as it is: translating twice changes nothing', () => {
+    const once = asStorageError(fromDriver('SQLITE_FULL', 'database or disk is full'));
+    expect(asStorageError(once)).toBe(once);
+  });
+
+  it('returns any other error unchanged, for the client to get a 500', () => {
+    const bug = fromDriver('42601', 'syntax error at or near "SELEC"');
+    expect(asStorageError(bug)).toBe(bug);
   });
 });
 
-describe('isStorageUnavailable on error codes', () => {
+describe('which driver errors are outages (a 503), and which are not', () => {
   it.each([
     ['SQLITE_BUSY', 'database is locked'],
     ['SQLITE_BUSY_SNAPSHOT', 'database is locked'],

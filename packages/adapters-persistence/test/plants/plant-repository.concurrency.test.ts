@@ -1,4 +1,9 @@
-import { DEFAULT_MAX_BATCH, SqlPlantRepository } from '@plantstore/adapters-persistence';
+import {
+  DEFAULT_MAX_BATCH,
+  SqlPlantRepository,
+  lockWaitOf,
+  type SqlPlantRepositoryOptions,
+} from '@plantstore/adapters-persistence';
 import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
@@ -9,8 +14,8 @@ import { FixedClock } from '@plantstore/domain/testing';
 const clock = new FixedClock('2025-06-01T12:00:00.000Z');
 
 /** CreatePlant over a fresh repository, taking inputs as the HTTP adapter does: parsed first. */
-function createPlantOn(dataSource: DataSource, maxBatch = DEFAULT_MAX_BATCH) {
-  const createPlant = new CreatePlant(new SqlPlantRepository(dataSource, maxBatch), clock);
+function createPlantOn(dataSource: DataSource, options: SqlPlantRepositoryOptions = {}) {
+  const createPlant = new CreatePlant(new SqlPlantRepository(dataSource, options), clock);
   return {
     async execute({
       plant,
@@ -82,7 +87,9 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
   });
 
   it('a later request for an id never commits before an earlier one held up by a lock', async () => {
-    const createPlant = createPlantOn(open().dataSource, 2);
+    // The store's lock wait, as the apps open it: on SQLite the batch waits for the lock off the event loop.
+    const lockWaitMs = lockWaitOf(open().store.config());
+    const createPlant = createPlantOn(open().dataSource, { maxBatch: 2, lockWaitMs });
     // Another connection's open transaction holds id 5: the first batch ([5, 7]) waits for it.
     const blocker = await open().store.open();
     const runner = blocker.createQueryRunner();
@@ -127,7 +134,7 @@ describe.each(testEngines())('concurrent creates on $name', (engine) => {
   // maxBatch 2 splits one burst over many statements, so duplicates land in different batches.
   describe.each([DEFAULT_MAX_BATCH, 2])('a mixed burst with batches of at most %i', (maxBatch) => {
     it('gives every request the answer the rules call for', async () => {
-      const createPlant = createPlantOn(open().dataSource, maxBatch);
+      const createPlant = createPlantOn(open().dataSource, { maxBatch });
       const existing: NewPlantInput[] = [
         { id: '100', name: 'stored', tag: 'old' },
         { id: '101', name: 'stored' },

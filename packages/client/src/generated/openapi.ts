@@ -780,8 +780,8 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): the same on every instance for the same content.
-                     * @example "q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant and its version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
+                     * @example "42v3"
                      */
                     ETag?: string;
                     [name: string]: unknown;
@@ -999,8 +999,8 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): the same on every instance for the same content.
-                     * @example "q2v2s1Dh6xqO3C3fF5y8JcWQHc9f0bUkvQ7o5qk8y4E"
+                     * @description Strong entity tag of this answer (RFC 9110 §8.8.3): it names the plant and its version, so it is the same on every instance until the plant changes. Opaque: compare it, never parse it.
+                     * @example "42v3"
                      */
                     ETag?: string;
                     [name: string]: unknown;

@@ -3,8 +3,18 @@ import { StorageUnavailableError } from '../common/errors.js';
 import type { PlantChangeRepository, PlantState } from './plant-change-repository.js';
 import { Plant } from './plant.js';
 
-/** A precondition on the plant as it is now (an HTTP `If-Match`, say): the change applies only where it holds. */
-export type PlantPrecondition = (current: Plant) => boolean;
+/**
+ * The versions of the plant the caller expects (what an HTTP `If-Match` names, say): the change
+ * applies only while the plant is at one of them. None: it applies nowhere.
+ */
+export interface PlantPrecondition {
+  readonly versions: readonly number[];
+}
+
+/** Whether the plant at `version` is one the precondition expects; no precondition expects any. */
+export function preconditionHolds(precondition: PlantPrecondition | undefined, version: number): boolean {
+  return precondition === undefined || precondition.versions.includes(version);
+}
 
 export interface ChangePlantCommand {
   /** The plant as it should be: its id names the plant, its name and tag replace the stored ones. */
@@ -14,15 +24,17 @@ export interface ChangePlantCommand {
 }
 
 /**
- * `changed`: the new name and tag are stored (a new version). `unchanged`: they were stored
- * already, so nothing was written, whatever the precondition says (the change already holds).
- * `precondition-failed`: the plant is not what the caller expected; `plant` is what it is now.
- * `not-found`: no plant ever had the id (a change never creates). `deleted`: it was deleted.
+ * `changed`: the new name and tag are stored, at the next version. `unchanged`: they were
+ * stored already, so nothing was written, whatever the precondition says (the change already
+ * holds). `precondition-failed`: the plant is not at a version the caller expected; `plant`
+ * and `version` are what it is now. `not-found`: no plant ever had the id (a change never
+ * creates). `deleted`: it was deleted. `version` is the plant's version as stored after the
+ * call (PlantState).
  */
 export type ChangePlantResult =
-  | { readonly outcome: 'changed'; readonly plant: Plant }
-  | { readonly outcome: 'unchanged'; readonly plant: Plant }
-  | { readonly outcome: 'precondition-failed'; readonly plant: Plant }
+  | { readonly outcome: 'changed'; readonly plant: Plant; readonly version: number }
+  | { readonly outcome: 'unchanged'; readonly plant: Plant; readonly version: number }
+  | { readonly outcome: 'precondition-failed'; readonly plant: Plant; readonly version: number }
   | { readonly outcome: 'not-found'; readonly plant: undefined }
   | { readonly outcome: 'deleted'; readonly plant: undefined };
 
@@ -56,7 +68,7 @@ export class ChangePlant {
       if (settled !== undefined) return settled;
       const live = state as Extract<PlantState, { live: true }>;
       if (await this.plants.replace(plant, live.version, { changedAt: this.clock.now() }))
-        return { outcome: 'changed', plant };
+        return { outcome: 'changed', plant, version: live.version + 1 };
     }
     throw new StorageUnavailableError('the plant kept changing while this change was decided; retry');
   }
@@ -70,8 +82,8 @@ function settleChange(
 ): ChangePlantResult | undefined {
   if (state === undefined) return { outcome: 'not-found', plant: undefined };
   if (!state.live) return { outcome: 'deleted', plant: undefined };
-  if (state.plant.hasSameContentAs(plant)) return { outcome: 'unchanged', plant: state.plant };
-  if (precondition !== undefined && !precondition(state.plant))
-    return { outcome: 'precondition-failed', plant: state.plant };
+  const { version } = state;
+  if (state.plant.hasSameContentAs(plant)) return { outcome: 'unchanged', plant: state.plant, version };
+  if (!preconditionHolds(precondition, version)) return { outcome: 'precondition-failed', plant: state.plant, version };
   return undefined;
 }

@@ -1,16 +1,16 @@
 import type { Clock } from '../common/clock.js';
-import type { UncheckedNewPlant } from './new-plant-shape.js';
+import type { NewPlantRecord } from './new-plant-shape.js';
 import { insertFirstOfEachId, settleCreate } from './duplicate-ids.js';
 import { PlantConflictError, PlantIdRetiredError, PlantValidationError } from './plant-errors.js';
 import type { InsertOutcome, PlantBatchRepository, PlantProvenance } from './plant-repository.js';
-import { Plant, type NewPlantInput } from './plant.js';
+import { Plant } from './plant.js';
 
 /**
  * One line (or record) of an import file. `source` is whatever the adapter needs to give the
  * line back (its original text, for a rejects file); the use case only carries it.
  */
 export type ImportLine<S> =
-  | { readonly line: number; readonly source: S; readonly plant: NewPlantInput | UncheckedNewPlant }
+  | { readonly line: number; readonly source: S; readonly plant: NewPlantRecord }
   /** The adapter could not read a plant from the line at all (bad JSON, wrong field count). */
   | { readonly line: number; readonly source: S; readonly unreadable: string };
 
@@ -51,7 +51,7 @@ export interface ImportResult extends ImportTotals {
 export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
 
 /**
- * Bulk create with the API's rules: every line goes through Plant.parse, and a taken id is
+ * Bulk create with the API's rules: every line goes through Plant.parseRecord, and a taken id is
  * `replayed` when the stored plant has the same content, a conflict otherwise (as a retried
  * or clashing POST), and refused as `retired` when it belonged to a deleted plant. Valid plants are written in batches of one transaction each, so an
  * interrupted import leaves whole batches and re-running it only adds what is missing.
@@ -108,7 +108,7 @@ export class ImportPlants {
     totals: Mutable<ImportTotals>,
     listener: ImportListener<S>,
   ): Promise<Plant | undefined> {
-    const parsed = 'unreadable' in entry ? undefined : Plant.parse(entry.plant);
+    const parsed = 'unreadable' in entry ? undefined : Plant.parseRecord(entry.plant);
     if (parsed?.ok) return parsed.plant;
     totals.invalid++;
     const message =

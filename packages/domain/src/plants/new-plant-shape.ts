@@ -1,9 +1,13 @@
 import type { FieldViolation } from '../common/field-violation.js';
+import { PlantId } from './plant-id.js';
+import { PlantName } from './plant-name.js';
+import { PlantTag } from './plant-tag.js';
 
 /**
- * The JSON-type rules of a NewPlant (docs/http-api.md#newplant-rules): which fields must be present and of which
- * type. Every adapter that reads a NewPlant reports them with these exact messages, so the
- * HTTP API and the CLI import say the same thing about the same input.
+ * The JSON-type rules of a NewPlant (docs/http-api.md#newplant-rules): which fields must be
+ * present and of which type, in these words. Every adapter that reads a NewPlant from an
+ * untyped source hands it over as a NewPlantRecord, so the HTTP API and the CLI import say the
+ * same thing about the same input.
  */
 export const NewPlantShape = {
   idRequired: { field: 'id', message: 'id is required' },
@@ -14,41 +18,55 @@ export const NewPlantShape = {
 } as const satisfies Record<string, FieldViolation>;
 
 /**
- * A NewPlant whose fields were read from an untyped source. A field of the wrong type arrives
- * as its violation, so Plant.parse can report it in field order beside the content rules of
- * the other fields.
+ * A NewPlant as an untyped source holds it, not yet checked: a parsed JSON object, a CSV
+ * row's cells. `Plant.parseRecord` applies the shape rules and the content rules to it in one
+ * pass. Only own properties of `fields` count: `{"__proto__": …}` or an inherited `name` is
+ * not a field.
  */
-export interface UncheckedNewPlant {
-  readonly id: string | bigint | FieldViolation;
-  readonly name: string | FieldViolation;
-  readonly tag?: string | FieldViolation | undefined;
+export interface NewPlantRecord {
+  readonly fields: { readonly [key: string]: unknown };
+  /** Which values the source holds as numbers, with their exact text (undefined: not a number). */
+  readonly numberLiteral: (value: unknown) => string | undefined;
 }
 
-/**
- * Applies the shape rules to a plain record (a parsed JSON object, a CSV row). `numberLiteral`
- * says which values the source holds as numbers, and gives their exact text. Only own
- * properties count: `{"__proto__": …}` or an inherited `name` is not a field.
- */
-export function checkNewPlantShape(
-  record: { readonly [key: string]: unknown },
-  numberLiteral: (value: unknown) => string | undefined,
-): UncheckedNewPlant {
+/** A field as read: the value the rules made of it, or what is wrong with it. */
+export type ReadField<T> = T | readonly FieldViolation[];
+
+/** The record's id: required, a number, an int64. Null counts as missing for the required fields. */
+export function idOf(record: NewPlantRecord): ReadField<PlantId> {
   const id = own(record, 'id');
-  const name = own(record, 'name');
-  const tag = own(record, 'tag');
-  return {
-    // null counts as missing for the required fields, as class-validator's IsDefined has it.
-    id: id === undefined || id === null ? NewPlantShape.idRequired : (numberLiteral(id) ?? NewPlantShape.idNotNumber),
-    name:
-      name === undefined || name === null
-        ? NewPlantShape.nameRequired
-        : typeof name === 'string'
-          ? name
-          : NewPlantShape.nameNotString,
-    tag: tag === undefined ? undefined : typeof tag === 'string' ? tag : NewPlantShape.tagNotString,
-  };
+  if (id === undefined || id === null) return [NewPlantShape.idRequired];
+  return idFromNumber(record, id);
 }
 
-function own(record: { readonly [key: string]: unknown }, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
+/** The id a replacement's record gives, if any: absent is none, anything else as a NewPlant's id. */
+export function givenIdOf(record: NewPlantRecord): ReadField<PlantId> | undefined {
+  const id = own(record, 'id');
+  return id === undefined ? undefined : idFromNumber(record, id);
+}
+
+export function nameOf(record: NewPlantRecord): ReadField<PlantName> {
+  const name = own(record, 'name');
+  if (name === undefined || name === null) return [NewPlantShape.nameRequired];
+  if (typeof name !== 'string') return [NewPlantShape.nameNotString];
+  return PlantName.create(name);
+}
+
+/** Absent is no tag; present (null included) it must be a string. */
+export function tagOf(record: NewPlantRecord): ReadField<PlantTag> | undefined {
+  const tag = own(record, 'tag');
+  if (tag === undefined) return undefined;
+  if (typeof tag !== 'string') return [NewPlantShape.tagNotString];
+  return PlantTag.create(tag);
+}
+
+function idFromNumber(record: NewPlantRecord, id: unknown): ReadField<PlantId> {
+  const literal = record.numberLiteral(id);
+  if (literal === undefined) return [NewPlantShape.idNotNumber];
+  const parsed = PlantId.fromLiteral(literal);
+  return parsed instanceof PlantId ? parsed : [parsed];
+}
+
+function own({ fields }: NewPlantRecord, key: string): unknown {
+  return Object.hasOwn(fields, key) ? fields[key] : undefined;
 }

@@ -1,5 +1,5 @@
 import type { FieldViolation } from '../common/field-violation.js';
-import type { UncheckedNewPlant } from './new-plant-shape.js';
+import { givenIdOf, idOf, nameOf, tagOf, type NewPlantRecord, type ReadField } from './new-plant-shape.js';
 import { PlantId } from './plant-id.js';
 import { PlantName } from './plant-name.js';
 import { PlantTag } from './plant-tag.js';
@@ -27,15 +27,15 @@ export interface PlantJson {
  * and must denote the plant's own id when given.
  */
 export interface PlantReplacementInput {
-  readonly id?: string | bigint | FieldViolation | undefined;
-  readonly name: string | FieldViolation;
-  readonly tag?: string | FieldViolation | undefined;
+  readonly id?: string | bigint | undefined;
+  readonly name: string;
+  readonly tag?: string | undefined;
 }
 
 export type PlantParseResult =
   { readonly ok: true; readonly plant: Plant } | { readonly ok: false; readonly violations: readonly FieldViolation[] };
 
-/** A plant that passed every rule. The only way to get one is `Plant.parse` (or `fromStored`). */
+/** A plant that passed every rule. The only ways to get one are the `parse` functions (or `fromStored`). */
 export class Plant {
   private constructor(
     readonly id: PlantId,
@@ -43,29 +43,22 @@ export class Plant {
     readonly tag: PlantTag | undefined,
   ) {}
 
+  /** Applies every field rule to typed fields and reports all violations at once, in field order. */
+  static parse(input: NewPlantInput): PlantParseResult {
+    return Plant.assemble(
+      idFromValue(input.id),
+      PlantName.create(input.name),
+      input.tag === undefined ? undefined : PlantTag.create(input.tag),
+    );
+  }
+
   /**
-   * Applies every field rule and reports all violations at once, in field order. A field an
-   * adapter already found of the wrong type (UncheckedNewPlant) is reported as it came.
+   * Reads a plant from an untyped source (a parsed JSON body or file line, a CSV row): each
+   * field's shape (NewPlantShape: present, of its JSON type), then its content, every
+   * violation of every field reported at once, in field order.
    */
-  static parse(input: NewPlantInput | UncheckedNewPlant): PlantParseResult {
-    const id =
-      typeof input.id === 'object'
-        ? input.id
-        : typeof input.id === 'bigint'
-          ? PlantId.fromBigInt(input.id)
-          : PlantId.fromLiteral(input.id);
-    const name = typeof input.name === 'object' ? [input.name] : PlantName.create(input.name);
-    const tag =
-      input.tag === undefined ? undefined : typeof input.tag === 'object' ? [input.tag] : PlantTag.create(input.tag);
-    if (id instanceof PlantId && name instanceof PlantName && !Array.isArray(tag)) {
-      return { ok: true, plant: new Plant(id, name, tag) };
-    }
-    const violations = [
-      ...(id instanceof PlantId ? [] : [id]),
-      ...(Array.isArray(name) ? name : []),
-      ...(Array.isArray(tag) ? tag : []),
-    ];
-    return { ok: false, violations };
+  static parseRecord(record: NewPlantRecord): PlantParseResult {
+    return Plant.assemble(idOf(record), nameOf(record), tagOf(record));
   }
 
   /**
@@ -74,10 +67,39 @@ export class Plant {
    * violations are reported at once, in field order.
    */
   static parseReplacement(id: PlantId, input: PlantReplacementInput): PlantParseResult {
-    const parsed = Plant.parse({ id: id.value, name: input.name, tag: input.tag });
-    const idViolation = replacementIdViolation(id, input.id);
-    if (idViolation === undefined) return parsed;
-    return { ok: false, violations: [idViolation, ...(parsed.ok ? [] : parsed.violations)] };
+    return Plant.assembleReplacement(
+      id,
+      input.id === undefined ? undefined : idFromValue(input.id),
+      PlantName.create(input.name),
+      input.tag === undefined ? undefined : PlantTag.create(input.tag),
+    );
+  }
+
+  /** `parseReplacement` of an untyped source's record, under the shape rules of `parseRecord`. */
+  static parseReplacementRecord(id: PlantId, record: NewPlantRecord): PlantParseResult {
+    return Plant.assembleReplacement(id, givenIdOf(record), nameOf(record), tagOf(record));
+  }
+
+  private static assemble(
+    id: ReadField<PlantId>,
+    name: ReadField<PlantName>,
+    tag: ReadField<PlantTag> | undefined,
+  ): PlantParseResult {
+    if (id instanceof PlantId && name instanceof PlantName && !isViolated(tag))
+      return { ok: true, plant: new Plant(id, name, tag) };
+    return { ok: false, violations: [...violationsOf(id), ...violationsOf(name), ...violationsOf(tag)] };
+  }
+
+  private static assembleReplacement(
+    id: PlantId,
+    given: ReadField<PlantId> | undefined,
+    name: ReadField<PlantName>,
+    tag: ReadField<PlantTag> | undefined,
+  ): PlantParseResult {
+    const parsed = Plant.assemble(id, name, tag);
+    const idViolations = given === undefined ? [] : replacementIdViolations(id, given);
+    if (idViolations.length === 0) return parsed;
+    return { ok: false, violations: [...idViolations, ...(parsed.ok ? [] : parsed.violations)] };
   }
 
   /** Rebuilds a plant read from storage, where the rules were applied on the way in. */
@@ -111,16 +133,22 @@ export class Plant {
   }
 }
 
-function replacementIdViolation(id: PlantId, given: PlantReplacementInput['id']): FieldViolation | undefined {
-  if (given === undefined) return undefined;
-  const parsed =
-    typeof given === 'object'
-      ? given
-      : typeof given === 'bigint'
-        ? PlantId.fromBigInt(given)
-        : PlantId.fromLiteral(given);
-  if (!(parsed instanceof PlantId)) return parsed;
-  return parsed.equals(id)
-    ? undefined
-    : { field: 'id', message: `id must be ${id.toString()}, the id in the path, or be left out` };
+function idFromValue(id: string | bigint): ReadField<PlantId> {
+  const parsed = typeof id === 'bigint' ? PlantId.fromBigInt(id) : PlantId.fromLiteral(id);
+  return parsed instanceof PlantId ? parsed : [parsed];
+}
+
+function isViolated<T>(field: ReadField<T> | undefined): field is readonly FieldViolation[] {
+  return Array.isArray(field);
+}
+
+function violationsOf<T>(field: ReadField<T> | undefined): readonly FieldViolation[] {
+  return isViolated(field) ? field : [];
+}
+
+function replacementIdViolations(id: PlantId, given: ReadField<PlantId>): readonly FieldViolation[] {
+  if (isViolated(given)) return given;
+  return given.equals(id)
+    ? []
+    : [{ field: 'id', message: `id must be ${id.toString()}, the id in the path, or be left out` }];
 }

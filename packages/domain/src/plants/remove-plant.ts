@@ -1,7 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { StorageUnavailableError } from '../common/errors.js';
-import type { PlantPrecondition } from './change-plant.js';
-import { MAX_CHANGE_ATTEMPTS } from './change-plant.js';
+import { MAX_CHANGE_ATTEMPTS, preconditionHolds, type PlantPrecondition } from './change-plant.js';
 import type { PlantChangeRepository } from './plant-change-repository.js';
 import type { PlantId } from './plant-id.js';
 import type { Plant } from './plant.js';
@@ -17,14 +16,15 @@ export interface RemovePlantCommand {
 /**
  * `removed`: the plant is deleted now and its id retired for ever. `already-removed`: it was
  * deleted before (a retried delete), whatever the precondition says. `precondition-failed`:
- * the plant is not what the caller expected, and stays; `plant` is what it is now.
+ * the plant is not at a version the caller expected, and stays; `plant` and `version` are what
+ * it is now.
  * `not-found`: no plant ever had the id.
  */
 export type RemovePlantResult =
   | { readonly outcome: 'removed'; readonly plant: undefined }
   | { readonly outcome: 'already-removed'; readonly plant: undefined }
   | { readonly outcome: 'not-found'; readonly plant: undefined }
-  | { readonly outcome: 'precondition-failed'; readonly plant: Plant };
+  | { readonly outcome: 'precondition-failed'; readonly plant: Plant; readonly version: number };
 
 /** Deletes a plant, as DELETE does: it leaves a tombstone, so its id is never used again. */
 export class RemovePlant {
@@ -45,8 +45,8 @@ export class RemovePlant {
       const state = await this.plants.stateOf(id);
       if (state === undefined) return { outcome: 'not-found', plant: undefined };
       if (!state.live) return { outcome: 'already-removed', plant: undefined };
-      if (precondition !== undefined && !precondition(state.plant))
-        return { outcome: 'precondition-failed', plant: state.plant };
+      if (!preconditionHolds(precondition, state.version))
+        return { outcome: 'precondition-failed', plant: state.plant, version: state.version };
       const retirement = { retiredAt: this.clock.now(), retiredByTokenId: command.removedByTokenId };
       if (await this.plants.retire(id, state.version, retirement)) return { outcome: 'removed', plant: undefined };
     }

@@ -16,29 +16,31 @@ describe('ChangePlant', () => {
   it('replaces name and tag (an absent tag removes it) and makes the next version', async () => {
     const { plants, changePlant } = await setUp();
     const result = await changePlant.execute({ plant: renamed });
-    expect(result).toEqual({ outcome: 'changed', plant: renamed });
+    expect(result).toEqual({ outcome: 'changed', plant: renamed, version: 2 });
     expect(plants.stored('1')).toMatchObject({ plant: renamed, version: 2 });
     expect(plants.stored('1')?.plant?.tag).toBeUndefined();
   });
 
   it('writes nothing when the content is already stored, whatever the precondition says', async () => {
     const { plants, changePlant } = await setUp(renamed);
-    const result = await changePlant.execute({ plant: renamed, precondition: () => false });
-    expect(result.outcome).toBe('unchanged');
+    const result = await changePlant.execute({ plant: renamed, precondition: { versions: [] } });
+    expect(result).toEqual({ outcome: 'unchanged', plant: renamed, version: 1 });
     expect(plants.stored('1')?.version).toBe(1);
   });
 
-  it('refuses the change when the precondition does not hold, telling what is stored', async () => {
+  it('refuses the change when the plant is at no version the precondition expects, telling what is stored', async () => {
     const stored = validPlant(PlantInputMother.withTag('Araceae'));
     const { plants, changePlant } = await setUp(stored);
-    const seen: Plant[] = [];
-    const result = await changePlant.execute({
-      plant: renamed,
-      precondition: (current) => (seen.push(current), false),
-    });
-    expect(result).toEqual({ outcome: 'precondition-failed', plant: stored });
-    expect(seen).toEqual([stored]);
+    const result = await changePlant.execute({ plant: renamed, precondition: { versions: [2, 3] } });
+    expect(result).toEqual({ outcome: 'precondition-failed', plant: stored, version: 1 });
     expect(plants.stored('1')).toMatchObject({ plant: stored, version: 1 });
+  });
+
+  it('applies the change when the plant is at one of the versions the precondition expects', async () => {
+    const { plants, changePlant } = await setUp();
+    const result = await changePlant.execute({ plant: renamed, precondition: { versions: [7, 1] } });
+    expect(result).toEqual({ outcome: 'changed', plant: renamed, version: 2 });
+    expect(plants.stored('1')).toMatchObject({ plant: renamed, version: 2 });
   });
 
   it('never creates: an id never created is not-found', async () => {
@@ -71,9 +73,9 @@ describe('ChangePlant', () => {
     };
     const result = await changePlant.execute({
       plant: renamed,
-      precondition: (current) => current.name.value === 'first',
+      precondition: { versions: [1] },
     });
-    expect(result).toEqual({ outcome: 'precondition-failed', plant: other });
+    expect(result).toEqual({ outcome: 'precondition-failed', plant: other, version: 2 });
     expect(plants.stored('1')).toMatchObject({ plant: other, version: 2 });
   });
 

@@ -4,14 +4,20 @@ import {
   type ImportLine,
   type ImportRejection,
   type ImportTotals,
+  type NewPlantRecord,
 } from '@plantstore/domain';
 import { FixedClock, InMemoryPlantRepository } from '@plantstore/domain/testing';
 import { PlantInputMother, validPlant } from '../mothers/plant-input-mother.js';
 
 type Line = ImportLine<string>;
 
+/** Fields as a CSV row holds them: every cell is text, and a number is the text of its cell. */
+function record(fields: Record<string, unknown>): NewPlantRecord {
+  return { fields, numberLiteral: (value) => (typeof value === 'string' ? value : undefined) };
+}
+
 function plantLine(line: number, id: string, name = `Plant ${id}`, tag?: string): Line {
-  return { line, source: `line ${line}`, plant: tag === undefined ? { id, name } : { id, name, tag } };
+  return { line, source: `line ${line}`, plant: record(tag === undefined ? { id, name } : { id, name, tag }) };
 }
 
 /** The lines in groups of two, as an adapter hands over what one chunk of a file held. */
@@ -73,7 +79,7 @@ describe('ImportPlants', () => {
       from([
         plantLine(1, '1'),
         plantLine(2, '10', 'Fern'),
-        { line: 3, source: 'line 3', plant: PlantInputMother.invalidEverywhere() },
+        { line: 3, source: 'line 3', plant: record({ ...PlantInputMother.invalidEverywhere() }) },
         plantLine(5, '10', 'Not a fern'),
         { line: 6, source: 'line 6', unreadable: 'The line is not valid JSON.' },
         plantLine(7, '2', 'Ivy', 'Araliaceae'),
@@ -106,16 +112,13 @@ describe('ImportPlants', () => {
     expect(plants.size).toBe(3);
   });
 
-  it('reports shape violations handed over by the adapter with the API messages, in field order', async () => {
+  it('reports shape violations of a record with the API messages, in field order', async () => {
     const { importPlants } = setUp();
     const seen = recorder();
-    await importPlants.execute(
-      from([
-        { line: 1, source: '', plant: { id: NewPlantShape.idNotNumber, name: NewPlantShape.nameRequired, tag: 'x' } },
-      ]),
-      seen.listener,
+    await importPlants.execute(from([{ line: 1, source: '', plant: record({ id: true, tag: 'x' }) }]), seen.listener);
+    expect(seen.rejections[0]?.message).toBe(
+      `The plant is invalid: ${NewPlantShape.idNotNumber.message}; ${NewPlantShape.nameRequired.message}.`,
     );
-    expect(seen.rejections[0]?.message).toBe('The plant is invalid: id must be a JSON number; name is required.');
   });
 
   it('holds invalid lines back from no batch: a batch is full of valid plants', async () => {

@@ -1,9 +1,10 @@
-import { checkNewPlantShape, NewPlantShape, Plant } from '@plantstore/domain';
+import { NewPlantShape, Plant } from '@plantstore/domain';
 
 // Values a source holds as numbers arrive as objects carrying their literal, as lossless JSON has them.
 const numberLiteral = (value: unknown) => (value instanceof Number ? value.toString() : undefined);
+const parseRecord = (fields: Record<string, unknown>) => Plant.parseRecord({ fields, numberLiteral });
 
-describe('checkNewPlantShape', () => {
+describe('Plant.parseRecord: a plant from an untyped source', () => {
   it.each([
     [{ name: 'a' }, [NewPlantShape.idRequired]],
     [{ id: null, name: 'a' }, [NewPlantShape.idRequired]],
@@ -17,12 +18,12 @@ describe('checkNewPlantShape', () => {
       [NewPlantShape.idNotNumber, NewPlantShape.nameNotString, NewPlantShape.tagNotString],
     ],
   ])('%j breaks the shape rules %j', (record, expected) => {
-    const parsed = Plant.parse(checkNewPlantShape(record, numberLiteral));
+    const parsed = parseRecord(record);
     expect(parsed.ok ? [] : parsed.violations).toEqual(expected);
   });
 
   it('reports a shape violation beside the content violations of the other fields', () => {
-    const parsed = Plant.parse(checkNewPlantShape({ id: 'x', name: '', tag: 'ok' }, numberLiteral));
+    const parsed = parseRecord({ id: 'x', name: '', tag: 'ok' });
     expect(parsed.ok ? [] : parsed.violations.map((v) => v.message)).toEqual([
       'id must be a JSON number',
       expect.stringMatching(/^name /),
@@ -32,17 +33,31 @@ describe('checkNewPlantShape', () => {
   it('reads only own properties, so inherited or prototype keys are not fields', () => {
     const record = Object.create({ name: 'inherited' }) as Record<string, unknown>;
     record['id'] = new Number(3);
-    expect(checkNewPlantShape(record, numberLiteral).name).toBe(NewPlantShape.nameRequired);
+    const parsed = parseRecord(record);
+    expect(parsed.ok ? [] : parsed.violations).toEqual([NewPlantShape.nameRequired]);
   });
 
   it('passes well-typed fields through for the content rules', () => {
-    const parsed = Plant.parse(
-      checkNewPlantShape({ id: new Number(42), name: 'Fern', tag: 'Polypodiales', extra: 1 }, numberLiteral),
-    );
+    const parsed = parseRecord({ id: new Number(42), name: 'Fern', tag: 'Polypodiales', extra: 1 });
     expect(parsed.ok && [parsed.plant.id.toString(), parsed.plant.name.value, parsed.plant.tag?.value]).toEqual([
       '42',
       'Fern',
       'Polypodiales',
+    ]);
+  });
+
+  it('reads a replacement: no id is none, an id must denote the path id, every field reported together', () => {
+    const id = Plant.parse({ id: '7', name: 'x' });
+    if (!id.ok) throw new Error('test input is invalid');
+    const replacement = (fields: Record<string, unknown>) =>
+      Plant.parseReplacementRecord(id.plant.id, { fields, numberLiteral });
+    expect(replacement({ name: 'Renamed' }).ok).toBe(true);
+    expect(replacement({ id: new Number(7), name: 'Renamed' }).ok).toBe(true);
+    const parsed = replacement({ id: null, name: 5, tag: 1 });
+    expect(parsed.ok ? [] : parsed.violations).toEqual([
+      NewPlantShape.idNotNumber,
+      NewPlantShape.nameNotString,
+      NewPlantShape.tagNotString,
     ]);
   });
 });

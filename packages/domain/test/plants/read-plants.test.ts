@@ -118,6 +118,8 @@ describe('GetPlant', () => {
       name: 'odd',
       tag: 'big',
     });
+    // Its version as stored: 1 at create.
+    expect(result.outcome === 'found' && result.version).toBe(1);
   });
 
   it('answers not-found naming the id when none is stored, even beside its float neighbour', async () => {

@@ -1,8 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { PlantPageQuery, PlantQueryError } from '@plantstore/domain';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { Failures } from '../errors/failures.js';
+import { ApiError } from '../../errors/api-error.js';
+import { Failures } from '../../errors/failures.js';
 
 /** The query parameters of GET /plants; any other is refused. */
 export const LIST_PARAMETERS = ['tags', 'limit', 'after'] as const;

@@ -1,4 +1,6 @@
-/** Writes one batch; answers each item's own outcome, in the batch's order. */
+import type { BatchTuning } from '../config/write-path-tuning.js';
+
+/** Writes (or reads) one batch; answers each item's own outcome, in the batch's order. */
 export type FlushBatch<Item, Result> = (batch: readonly Item[]) => Promise<ReadonlyArray<PromiseSettledResult<Result>>>;
 
 interface Waiter<Item, Result> {
@@ -7,19 +9,16 @@ interface Waiter<Item, Result> {
   readonly reject: (error: unknown) => void;
 }
 
-export interface GroupCommitOptions<Item> {
-  /** Flushes written at once (1: batches take turns). */
-  readonly maxFlushesInFlight?: number;
-  /** A flush starts beside others in flight only when at least this many items wait (1: any). */
-  readonly minBatchBesideAnother?: number;
+export interface BatcherOptions<Item> extends Pick<BatchTuning, 'maxBatch'>, Partial<Omit<BatchTuning, 'maxBatch'>> {
   /** Names what an item is about: two items of one key are never in flushes at the same time. */
   readonly keyOf?: (item: Item) => string;
 }
 
 /**
- * A group commit: items submitted while a flush is in flight wait and go to the next flush
- * together, so many callers share one write (and one disk flush) while each caller is still
- * answered only after the flush that covers its item, with that item's own outcome.
+ * Items submitted while a flush is in flight wait and go to the next flush together, so many
+ * callers share one statement while each caller is still answered only after the flush that
+ * covers its item, with that item's own outcome. For writes this is a group commit (many
+ * requests share one commit and one disk flush); for lookups, one SELECT per turn.
  *
  * Batches are taken in submission order, at most `maxBatch` items each, and at most
  * `maxFlushesInFlight` of them are written at once: 1 where writes are serial anyway (SQLite's
@@ -35,23 +34,24 @@ export interface GroupCommitOptions<Item> {
  * waits for that flush, and items of one key reach the flushes in submission order, so the
  * earlier of two writes of a key is always the one that commits first.
  */
-export class GroupCommit<Item, Result> {
+export class Batcher<Item, Result> {
   private queue: Array<Waiter<Item, Result>> = [];
   private readonly keysInFlight = new Set<string>();
   private flushesInFlight = 0;
   private startScheduled = false;
+  private readonly maxBatch: number;
   private readonly maxFlushesInFlight: number;
   private readonly minBatchBesideAnother: number;
   private readonly keyOf: ((item: Item) => string) | undefined;
 
   constructor(
     private readonly flush: FlushBatch<Item, Result>,
-    private readonly maxBatch: number,
-    { maxFlushesInFlight = 1, minBatchBesideAnother = 1, keyOf }: GroupCommitOptions<Item> = {},
+    { maxBatch, maxFlushesInFlight = 1, minBatchBesideAnother = 1, keyOf }: BatcherOptions<Item>,
   ) {
     for (const [name, value] of Object.entries({ maxBatch, maxFlushesInFlight, minBatchBesideAnother }))
       if (!Number.isSafeInteger(value) || value < 1)
         throw new RangeError(`${name} must be a positive integer, not ${value}`);
+    this.maxBatch = maxBatch;
     this.maxFlushesInFlight = maxFlushesInFlight;
     this.minBatchBesideAnother = minBatchBesideAnother;
     // One flush at a time never has two keys in flight: spare every item the key.

@@ -1,4 +1,4 @@
-import { GroupCommit } from '../../src/plants/group-commit.js';
+import { Batcher } from '../../src/plants/batcher.js';
 
 /** A flush under the test's control: it records each batch and waits until the test settles it. */
 class FakeFlush {
@@ -54,10 +54,10 @@ function watch<T>(promises: Array<Promise<T>>): Array<{ state: string; value?: T
   });
 }
 
-describe('GroupCommit', () => {
+describe('Batcher', () => {
   it('hands items submitted in one tick to one flush', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10);
+    const commit = new Batcher(fake.flush, { maxBatch: 10 });
     const results = ['a', 'b', 'c'].map((item) => commit.submit(item));
     await turn();
     expect(fake.batches).toEqual([['a', 'b', 'c']]);
@@ -67,7 +67,7 @@ describe('GroupCommit', () => {
 
   it('collects the items that arrive while a flush is in flight into the next batch', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10);
+    const commit = new Batcher(fake.flush, { maxBatch: 10 });
     const first = watch([commit.submit('a')]);
     await turn();
     const later = watch(['b', 'c', 'd'].map((item) => commit.submit(item)));
@@ -87,7 +87,7 @@ describe('GroupCommit', () => {
 
   it('answers a caller only after the flush covering its item has finished', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10);
+    const commit = new Batcher(fake.flush, { maxBatch: 10 });
     const [watched] = watch([commit.submit('a')]);
     await turn();
     await turn();
@@ -99,7 +99,7 @@ describe('GroupCommit', () => {
 
   it('flushes at most maxBatch items at a time, in submission order', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 2);
+    const commit = new Batcher(fake.flush, { maxBatch: 2 });
     const results = ['a', 'b', 'c', 'd', 'e'].map((item) => commit.submit(item));
     for (let i = 0; i < 3; i++) {
       await turn();
@@ -111,7 +111,7 @@ describe('GroupCommit', () => {
 
   it('gives each caller its own outcome: one refused item fails alone', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10);
+    const commit = new Batcher(fake.flush, { maxBatch: 10 });
     const results = ['a', 'b', 'c'].map((item) => commit.submit(item));
     await turn();
     fake.succeed((item) => item === 'b');
@@ -125,7 +125,7 @@ describe('GroupCommit', () => {
 
   it('fails every waiter of a batch whose flush throws, and still runs the next batch', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 2);
+    const commit = new Batcher(fake.flush, { maxBatch: 2 });
     const settling = Promise.allSettled(['a', 'b', 'c'].map((item) => commit.submit(item)));
     await turn();
     const outage = new Error('disk gone');
@@ -142,7 +142,7 @@ describe('GroupCommit', () => {
 
   it('starts again for items submitted after the queue ran dry', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10);
+    const commit = new Batcher(fake.flush, { maxBatch: 10 });
     const first = commit.submit('a');
     await turn();
     fake.succeed();
@@ -155,7 +155,9 @@ describe('GroupCommit', () => {
   });
 
   it('fails a caller whose item the flush left without an outcome', async () => {
-    const commit = new GroupCommit<string, string>(async () => [{ status: 'fulfilled', value: 'only one' }], 10);
+    const commit = new Batcher<string, string>(async () => [{ status: 'fulfilled', value: 'only one' }], {
+      maxBatch: 10,
+    });
     const settled = await Promise.allSettled([commit.submit('a'), commit.submit('b')]);
     expect(settled).toEqual([
       { status: 'fulfilled', value: 'only one' },
@@ -165,7 +167,7 @@ describe('GroupCommit', () => {
 
   it('with room for two flushes, writes a second batch while the first is in flight, never a third', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 2, { maxFlushesInFlight: 2 });
+    const commit = new Batcher(fake.flush, { maxBatch: 2, maxFlushesInFlight: 2 });
     const results = watch(['a', 'b', 'c', 'd', 'e'].map((item) => commit.submit(item)));
     await turn();
     expect(fake.batches).toEqual([
@@ -185,7 +187,7 @@ describe('GroupCommit', () => {
 
   it('starts a flush beside another only once minBatchBesideAnother items wait', async () => {
     const fake = new FakeFlush();
-    const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, minBatchBesideAnother: 3 });
+    const commit = new Batcher(fake.flush, { maxBatch: 10, maxFlushesInFlight: 2, minBatchBesideAnother: 3 });
     const results = watch([commit.submit('a')]);
     await turn();
     results.push(...watch(['b', 'c'].map((item) => commit.submit(item))));
@@ -213,7 +215,7 @@ describe('GroupCommit', () => {
 
     it('never writes one key in two flushes at once: the later item waits for the flush holding its key', async () => {
       const fake = new FakeFlush();
-      const commit = new GroupCommit(fake.flush, 2, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const commit = new Batcher(fake.flush, { maxBatch: 2, maxFlushesInFlight: 2, keyOf: firstLetter });
       const results = watch(['a1', 'b1', 'a2', 'c1'].map((item) => commit.submit(item)));
       await turn();
       // a2 is passed over while a1's flush is in flight; c1, of a free key, is written beside it.
@@ -231,7 +233,7 @@ describe('GroupCommit', () => {
 
     it('keeps the items of one key in submission order while they wait', async () => {
       const fake = new FakeFlush();
-      const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const commit = new Batcher(fake.flush, { maxBatch: 10, maxFlushesInFlight: 2, keyOf: firstLetter });
       const first = commit.submit('a1');
       await turn();
       const later = ['a2', 'b1', 'a3'].map((item) => commit.submit(item));
@@ -247,7 +249,7 @@ describe('GroupCommit', () => {
 
     it('frees a key when its flush fails', async () => {
       const fake = new FakeFlush();
-      const commit = new GroupCommit(fake.flush, 10, { maxFlushesInFlight: 2, keyOf: firstLetter });
+      const commit = new Batcher(fake.flush, { maxBatch: 10, maxFlushesInFlight: 2, keyOf: firstLetter });
       const first = commit.submit('a1').catch((error: Error) => error.message);
       await turn();
       const second = commit.submit('a2');
@@ -262,16 +264,16 @@ describe('GroupCommit', () => {
   });
 
   it('refuses a number of flushes in flight that could never flush anything', () => {
-    expect(() => new GroupCommit(async () => [], 10, { maxFlushesInFlight: 0 })).toThrow(
+    expect(() => new Batcher(async () => [], { maxBatch: 10, maxFlushesInFlight: 0 })).toThrow(
       'maxFlushesInFlight must be a positive integer, not 0',
     );
-    expect(() => new GroupCommit(async () => [], 10, { minBatchBesideAnother: 1.5 })).toThrow(
+    expect(() => new Batcher(async () => [], { maxBatch: 10, minBatchBesideAnother: 1.5 })).toThrow(
       'minBatchBesideAnother must be a positive integer, not 1.5',
     );
   });
 
   it('refuses a batch size that could never flush anything', () => {
-    expect(() => new GroupCommit(async () => [], 0)).toThrow(
+    expect(() => new Batcher(async () => [], { maxBatch: 0 })).toThrow(
       new RangeError('maxBatch must be a positive integer, not 0'),
     );
   });

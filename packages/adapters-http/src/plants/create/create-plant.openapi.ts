@@ -1,0 +1,48 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiFailures } from '../../openapi/api-responses.js';
+import { NAME, PLANT_EXAMPLE, PlantSchema, TAG } from '../plant-openapi.js';
+
+@ApiSchema({ name: 'NewPlant', description: 'A Plant plus its required id, chosen by the client.' })
+export class NewPlantSchema {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    description:
+      'Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).',
+    example: 1,
+  })
+  readonly id!: number;
+
+  @ApiProperty(NAME)
+  readonly name!: string;
+
+  @ApiProperty({ ...TAG, required: false })
+  readonly tag?: string;
+}
+
+export function DocumentCreatePlant(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'createPlant',
+      summary: 'Create a plant',
+      description:
+        'Creates a new plant in the store. The id is chosen by the client, so a create is safely retryable: the same id with the same name and tag answers 200 with the stored plant and writes nothing; the same id with different content answers 409 (40901). An id that belonged to a deleted plant is never used again: 409 (40902), whatever the body.',
+    }),
+    ApiBearerAuth('bearerAuth'),
+    ApiBody({
+      type: NewPlantSchema,
+      required: true,
+      description: 'The plant to create.',
+      examples: {
+        plant: { summary: 'A plant with a tag', value: { id: 1, name: 'Monstera deliciosa', tag: 'tropical' } },
+      },
+    }),
+    ApiOkResponse({
+      description: 'Plant response (created, or an identical retry).',
+      type: PlantSchema,
+      example: PLANT_EXAMPLE,
+    }),
+    ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503, 505),
+  );
+}

@@ -1,0 +1,84 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
+import { PlantPageQuery, PlantTag } from '@plantstore/domain';
+import { ApiReadFailures } from '../../openapi/api-responses.js';
+import { NAME, TAG } from '../plant-openapi.js';
+
+@ApiSchema({
+  name: 'PlantListItem',
+  description: 'A plant in a list: its id (exact int64 digits), its name, and its tag when it has one.',
+})
+export class PlantListItemSchema {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    description:
+      'Identification number of the plant, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.',
+    example: 1,
+  })
+  readonly id!: number;
+
+  @ApiProperty(NAME)
+  readonly name!: string;
+
+  @ApiProperty({ ...TAG, required: false })
+  readonly tag?: string;
+}
+
+export function DocumentListPlants(): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'listPlants',
+      summary: 'List plants',
+      description:
+        'Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).',
+    }),
+    ApiBearerAuth('bearerAuth'),
+    // In the document in this order: tags, limit, after.
+    ApiQuery({
+      name: 'tags',
+      required: false,
+      style: 'form',
+      explode: true,
+      schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
+      description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
+    }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: {
+        type: 'integer',
+        format: 'int32',
+        minimum: 1,
+        maximum: PlantPageQuery.MAX_LIMIT,
+        default: PlantPageQuery.DEFAULT_LIMIT,
+      },
+      description: `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
+    }),
+    ApiQuery({
+      name: 'after',
+      required: false,
+      schema: { type: 'integer', format: 'int64' },
+      description:
+        'Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it.',
+    }),
+    ApiOkResponse({
+      description: 'A page of plants, ascending by id.',
+      type: PlantListItemSchema,
+      isArray: true,
+      headers: {
+        Link: {
+          description:
+            'RFC 8288: `</plants?limit=…&after=<last id>>; rel="next"` when the page is full; absent on a shorter page.',
+          schema: { type: 'string' },
+          example: '</plants?tags=tropical&limit=2&after=2>; rel="next"',
+        },
+      },
+      example: [
+        { id: 1, name: 'Monstera deliciosa', tag: 'tropical' },
+        { id: 2, name: 'Ficus lyrata', tag: 'tropical' },
+      ],
+    }),
+    ApiReadFailures('list'),
+  );
+}

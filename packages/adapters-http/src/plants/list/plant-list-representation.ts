@@ -1,0 +1,17 @@
+import type { Plant, PlantPageQuery } from '@plantstore/domain';
+
+/** The body of GET /plants: `[{"id": <int64>, "name": …, "tag": …}]`, each id its exact digits (Plant.toJsonText). */
+export function plantListBody(plants: readonly Plant[]): string {
+  return `[${plants.map((plant) => plant.toJsonText()).join(',')}]`;
+}
+
+/** RFC 8288 `Link` to the next page: the same tags and limit, after the last id of this page. */
+export function nextLink(next: PlantPageQuery): string {
+  const { tags, limit, after } = next.toJSON();
+  const parameters = [
+    ...tags.map((tag) => `tags=${encodeURIComponent(tag)}`),
+    `limit=${limit}`,
+    ...(after === undefined ? [] : [`after=${after}`]),
+  ];
+  return `</plants?${parameters.join('&')}>; rel="next"`;
+}

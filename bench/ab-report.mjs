@@ -184,11 +184,12 @@ function memoryLines(groups) {
   return [...out, ''];
 }
 
-/** Whether a cost at least `factor` times the baseline's shows in both the best and the median of some comparison (the CI smoke's failure). */
+/**
+ * The comparisons the CI smoke fails on: marked a regression with the margin `factor` - 1 (the
+ * median worse than `factor` times plus the spread) and the best repetitions worse than `factor` too.
+ */
 export function beyondFactor(rows, factor) {
   return rows.filter(
-    (r) =>
-      r.cpu &&
-      ((r.cpu.ratio > factor && r.cpu.best > factor) || (r.rate.ratio < 1 / factor && r.rate.best < 1 / factor)),
+    (r) => (r.cpu?.regression && r.cpu.best > factor) || (r.rate?.regression && r.rate.best < 1 / factor),
   );
 }

@@ -29,6 +29,8 @@ export class AppModule {
       useFactory: (sql: SqlStore, relay: PlantEventRelay | undefined, redis: RedisLimiterStorage | undefined) => ({
         ...config.limits,
         plants: sql.plants,
+        changes: sql.feed,
+        feedLag: () => sql.feedLag(),
         tokens: sql.tokens,
         tokenSecrets: sql.tokenSecrets,
         readiness: sql,

@@ -1,4 +1,10 @@
-import { LOG_LEVELS, type HttpOptions, type LogLevel } from '@plantstore/adapters-http';
+import {
+  DEFAULT_CHANGE_STREAM_TICK_MS,
+  DEFAULT_MAX_CHANGE_STREAMS,
+  LOG_LEVELS,
+  type HttpOptions,
+  type LogLevel,
+} from '@plantstore/adapters-http';
 import {
   databaseConfigFor,
   sqliteDirectoryProblem,
@@ -44,6 +50,8 @@ export type HttpLimits = Pick<
   | 'maxRequestsInFlightPerClient'
   | 'rateLimitPerMinute'
   | 'authFailuresPerMinute'
+  | 'maxChangeStreams'
+  | 'changeStreamTickMs'
 >;
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -75,6 +83,9 @@ export function loadConfig(env: Env): AppConfig {
       ),
       rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
       authFailuresPerMinute: integer(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
+      maxChangeStreams: integer(env, 'MAX_CHANGE_STREAMS', DEFAULT_MAX_CHANGE_STREAMS, 1, 1_000_000),
+      // At most a second: a change reaches the streams within a second of its commit (docs/changes.md).
+      changeStreamTickMs: integer(env, 'CHANGE_STREAM_TICK_MS', DEFAULT_CHANGE_STREAM_TICK_MS, 10, 1_000),
     },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     redisUrl: redisUrl(env),

@@ -25,7 +25,8 @@ describe.each(testEngines())('every failure is the Error body with a catalogued 
       expect(res.headers['content-type']).toBe(JSON_UTF8);
       expect(res.body).toEqual({
         error: 40401,
-        message: 'No such route. The API serves POST and GET /plants, and GET, PUT and DELETE /plants/{id}.',
+        message:
+          'No such route. The API serves POST and GET /plants, GET /plants/changes, and GET, PUT and DELETE /plants/{id}.',
       });
     });
 

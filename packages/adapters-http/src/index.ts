@@ -1,4 +1,5 @@
 export * from './auth/public.decorator.js';
+export { DEFAULT_CHANGE_STREAM_TICK_MS, DEFAULT_MAX_CHANGE_STREAMS } from './plants/changes/change-stream-bounds.js';
 export * from './auth/require-scope.decorator.js';
 export * from './create-http-app.js';
 export * from './errors/error-codes.js';
@@ -6,6 +7,7 @@ export * from './health/lifecycle.js';
 export { DEFAULT_SERVER_OPTIONS, type ServerOptions } from './pipeline/create-fastify-adapter.js';
 export type * from './ports/limiter-storage.js';
 export type * from './ports/outbox-status.js';
+export type * from './ports/feed-lag.js';
 export { OpenApiDocumentStore } from './openapi/openapi.controller.js';
 export { createFailureLogger, LOG_LEVELS, type LogLevel, type DestinationStream } from './logging/pino-logger.js';
 export * from './plant-store-http.module.js';

@@ -14,6 +14,7 @@ import {
   AuthenticateToken,
   ChangePlant,
   CreatePlant,
+  FollowChanges,
   GetPlant,
   ListPlants,
   RemovePlant,
@@ -23,6 +24,10 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard.js';
 import { BearerStrategy } from './auth/bearer.strategy.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { JsonBodyPipe } from './body/json-body.pipe.js';
+import { CHANGE_STREAM_BOUNDS } from './plants/changes/change-stream-bounds.js';
+import { ChangeStreamHub } from './plants/changes/change-stream-hub.js';
+import { FollowChangesController } from './plants/changes/follow-changes.controller.js';
+import { refuseOtherMethodsOnChanges } from './plants/changes/other-methods.js';
 import { HealthController } from './health/health.controller.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { RouteTemplates } from './http/route-templates.js';
@@ -48,6 +53,7 @@ import {
   AUTHENTICATE_TOKEN,
   CHANGE_PLANT,
   CREATE_PLANT,
+  FOLLOW_CHANGES,
   GET_PLANT,
   HTTP_OPTIONS,
   LIST_PLANTS,
@@ -86,12 +92,14 @@ export class PlantStoreHttpModule implements NestModule {
 
   /** Nest calls this once the HTTP adapter exists and before it registers any route. */
   configure(): void {
-    installRequestPipeline(this.adapterHost.httpAdapter.getInstance(), {
+    const fastify = this.adapterHost.httpAdapter.getInstance();
+    installRequestPipeline(fastify, {
       options: this.options,
       events: this.events,
       lifecycle: this.lifecycle,
       routes: this.routes,
     });
+    refuseOtherMethodsOnChanges(fastify);
   }
 
   static forRootAsync(options: PlantStoreHttpModuleOptions): DynamicModule {
@@ -100,6 +108,7 @@ export class PlantStoreHttpModule implements NestModule {
       imports: [PassportModule, TerminusModule.forRoot({ logger: false }), ...(options.imports ?? [])],
       // The plant routes, one folder each (README: adding a route), then the operators' routes.
       controllers: [
+        FollowChangesController,
         CreatePlantController,
         ListPlantsController,
         GetPlantController,
@@ -117,6 +126,7 @@ export class PlantStoreHttpModule implements NestModule {
         useCase(LIST_PLANTS, ({ plants }) => new ListPlants(plants)),
         useCase(CHANGE_PLANT, ({ plants, clock }) => new ChangePlant(plants, clock ?? systemClock)),
         useCase(REMOVE_PLANT, ({ plants, clock }) => new RemovePlant(plants, clock ?? systemClock)),
+        useCase(FOLLOW_CHANGES, ({ changes }) => new FollowChanges(changes)),
         useCase(
           AUTHENTICATE_TOKEN,
           ({ tokens, tokenSecrets, clock }) => new AuthenticateToken(tokens, tokenSecrets, clock ?? systemClock),
@@ -128,15 +138,29 @@ export class PlantStoreHttpModule implements NestModule {
         },
         {
           provide: PlantStoreMetrics,
-          useFactory: ({ limiterStorage, outbox }: HttpOptions) => {
+          useFactory: ({ limiterStorage, outbox, feedLag }: HttpOptions) => {
             const metrics = new PlantStoreMetrics();
             if (limiterStorage !== undefined) metrics.watchLimiterStorage(limiterStorage);
             if (outbox !== undefined) metrics.watchOutbox(outbox);
+            if (feedLag !== undefined) metrics.watchFeedLag(feedLag);
             return metrics;
           },
           inject: [HTTP_OPTIONS],
         },
         { provide: HTTP_EVENTS, useExisting: PlantStoreMetrics },
+        {
+          provide: ChangeStreamHub,
+          useFactory: (options: HttpOptions, authenticateToken: AuthenticateToken, events: HttpEvents) =>
+            new ChangeStreamHub({
+              feed: options.changes,
+              authenticateToken,
+              events,
+              maxStreams: options.maxChangeStreams,
+              tickMs: options.changeStreamTickMs,
+              bounds: CHANGE_STREAM_BOUNDS,
+            }),
+          inject: [HTTP_OPTIONS, AUTHENTICATE_TOKEN, HTTP_EVENTS],
+        },
         BearerStrategy,
         JsonBodyPipe,
         NewPlantPipe,

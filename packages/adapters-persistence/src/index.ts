@@ -14,6 +14,7 @@ export {
   type PublishEvents,
 } from './events/sql-plant-event-outbox.js';
 export { SqlStore, type SqlStoreOptions } from './store/sql-store.js';
+export { SqlPlantFeed, MAX_LAG_COUNTED, type FeedLag } from './plants/sql-plant-feed.js';
 export * from './tokens/typeorm-token-repository.js';
 export { migrations } from './migrations/index.js';
 export type { DataSource } from 'typeorm';

@@ -85,6 +85,7 @@ describe('the public API', () => {
       'InMemoryTokenRepository',
       'countCodePoints',
       'plantBatchRepositoryContract',
+      'plantChangeFeedContract',
       'plantChangeRepositoryContract',
       'plantReaderContract',
       'plantRepositoryContract',

@@ -48,7 +48,7 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   },
   {
     code: ErrorCode.InvalidParameter,
-    when: 'a path or query parameter is invalid, unknown or repeated (`/plants/{id}`, `GET /plants`); `message` names it and the rule',
+    when: 'a path or query parameter is invalid, unknown or repeated (`/plants/{id}`, `GET /plants`), or a feed cursor this store cannot have issued (`after`, `Last-Event-ID`); `message` names it and the rule',
   },
   {
     code: ErrorCode.MissingToken,
@@ -96,7 +96,7 @@ export const ERROR_CATALOGUE: readonly { readonly code: ErrorCode; readonly when
   },
   {
     code: ErrorCode.Unavailable,
-    when: 'database unavailable (`Retry-After: 1`), or the server is shutting down',
+    when: 'database unavailable (`Retry-After: 1`), the server is shutting down, or `MAX_CHANGE_STREAMS` change streams are open (`Retry-After: 5`)',
   },
   {
     code: ErrorCode.HttpVersionNotSupported,

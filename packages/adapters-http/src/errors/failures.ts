@@ -8,6 +8,8 @@ export interface Failure {
 }
 
 const REALM = 'plantstore';
+/** A parameter name is repeated in a message only when it is this plain: a token pasted as a name never is. */
+const ECHOABLE_NAME = /^[A-Za-z0-9_.[\]-]{1,32}$/;
 const RETRY_AFTER_HEADER = 'the time in the Retry-After header';
 
 /**
@@ -46,7 +48,8 @@ export const Failures = {
   forbidden: { code: ErrorCode.InsufficientScope, message: 'This token may not perform this operation.' },
   routeNotFound: {
     code: ErrorCode.RouteNotFound,
-    message: 'No such route. The API serves POST and GET /plants, and GET, PUT and DELETE /plants/{id}.',
+    message:
+      'No such route. The API serves POST and GET /plants, GET /plants/changes, and GET, PUT and DELETE /plants/{id}.',
   },
   // RFC 9110 §13.1.1: If-Match names representations; none of those named is the plant's now.
   preconditionFailed: (id: string): Failure => ({
@@ -55,7 +58,7 @@ export const Failures = {
   }),
   unknownQueryParameter: (name: string, known: readonly string[]): Failure => ({
     code: ErrorCode.InvalidParameter,
-    message: `The request parameters are invalid: ${name} is not a query parameter of this operation (known: ${known.join(', ')}).`,
+    message: `The request parameters are invalid: ${ECHOABLE_NAME.test(name) ? name : 'a parameter'} is not a query parameter of this operation (known: ${known.join(', ')}).`,
   }),
   repeatedQueryParameter: (name: string): Failure => ({
     code: ErrorCode.InvalidParameter,
@@ -133,6 +136,11 @@ export const Failures = {
     code: ErrorCode.RateLimited,
     message: `This client already has its share of the requests in progress; finish those, or retry after ${RETRY_AFTER_HEADER}.`,
     headers: { 'retry-after': '1' },
+  },
+  tooManyChangeStreams: {
+    code: ErrorCode.Unavailable,
+    message: `This server already serves as many change streams as it may; retry after ${RETRY_AFTER_HEADER}, or read the feed as JSON pages.`,
+    headers: { 'retry-after': '5' },
   },
   shuttingDown: {
     code: ErrorCode.Unavailable,

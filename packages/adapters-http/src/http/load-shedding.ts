@@ -22,6 +22,20 @@ export interface InFlightLimits {
   readonly maxInFlightPerClient: number;
 }
 
+/** For each admitted request: gives back its place among MAX_REQUESTS_IN_FLIGHT (once). */
+const sharedPlaces = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * A request that becomes a long-lived stream (a change stream) gives back its place among
+ * MAX_REQUESTS_IN_FLIGHT, which bounds work in progress, and keeps its client's place until it
+ * ends: streams have their own bound (MAX_CHANGE_STREAMS), and one client still cannot hold
+ * more than its share.
+ */
+export function releaseSharedPlace(request: IncomingMessage): void {
+  sharedPlaces.get(request)?.();
+  sharedPlaces.delete(request);
+}
+
 /** The shortest shedding episode: hovering at the limit writes at most two lines a second. */
 const MIN_EPISODE_MS = 1_000;
 
@@ -71,8 +85,8 @@ export function installLoadShedding(
   const perClient = new Map<string, number>();
   const overShareLines = new LogSampler();
 
-  const release = (client: string) => {
-    inFlight--;
+  const release = (client: string, holdsSharedPlace: boolean) => {
+    if (holdsSharedPlace) inFlight--;
     const held = (perClient.get(client) ?? 1) - 1;
     if (held === 0) perClient.delete(client);
     else perClient.set(client, held);
@@ -110,8 +124,13 @@ export function installLoadShedding(
       }
       inFlight++;
       perClient.set(client, held + 1);
+      let holdsSharedPlace = true;
+      sharedPlaces.set(request, () => {
+        if (holdsSharedPlace) inFlight--;
+        holdsSharedPlace = false;
+      });
       // 'close' comes once per response, whether it was sent or the client went away.
-      response.once('close', () => release(client));
+      response.once('close', () => release(client, holdsSharedPlace));
     }
     serve.call(server, request, response);
   });

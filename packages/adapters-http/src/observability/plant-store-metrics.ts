@@ -1,6 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FeedLagReading } from '../ports/feed-lag.js';
 import type { LimiterStorage } from '../ports/limiter-storage.js';
-import type { AuthFailureReason, HttpEvents, PlantChangeOutcome, PlantOutcome } from '../ports/http-events.js';
+import type {
+  AuthFailureReason,
+  ChangeStreamEnd,
+  HttpEvents,
+  PlantChangeOutcome,
+  PlantOutcome,
+} from '../ports/http-events.js';
 import type { OutboxBacklog, OutboxRelayCounts, OutboxStatus } from '../ports/outbox-status.js';
 
 /**
@@ -60,6 +67,31 @@ export class PlantStoreMetrics implements HttpEvents {
   private readonly internalErrors = new Counter({
     name: 'plantstore_internal_errors_total',
     help: 'Requests that failed unexpectedly (500).',
+    registers: [this.registry],
+  });
+
+  private readonly openChangeStreams = new Gauge({
+    name: 'plantstore_change_streams_open',
+    help: 'Change streams (GET /plants/changes as text/event-stream) open on this instance.',
+    registers: [this.registry],
+  });
+
+  private readonly endedChangeStreams = new Counter({
+    name: 'plantstore_change_streams_ended_total',
+    help: 'Change streams ended, by reason (client-closed, token-refused, slow-follower, store-failed, shutdown).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly refusedChangeStreams = new Counter({
+    name: 'plantstore_change_streams_refused_total',
+    help: 'Change streams refused at once (503) because MAX_CHANGE_STREAMS were open.',
+    registers: [this.registry],
+  });
+
+  private readonly sentChanges = new Counter({
+    name: 'plantstore_changes_sent_total',
+    help: 'Feed entries sent: one per entry per change stream, and one per entry of a JSON page.',
     registers: [this.registry],
   });
 
@@ -149,6 +181,38 @@ export class PlantStoreMetrics implements HttpEvents {
     );
   }
 
+  /** How far the change feed is behind the store's commits (read at scrape time); NaN when unreadable. */
+  watchFeedLag(feedLag: () => Promise<FeedLagReading>): void {
+    // One read of the store per scrape serves both gauges.
+    let pending: Promise<{ lag: FeedLagReading; at: number } | undefined> | undefined;
+    const read = () =>
+      (pending ??= feedLag()
+        .then((lag) => ({ lag, at: Date.now() }))
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (pending = undefined))));
+    new Gauge({
+      name: 'plantstore_change_feed_lag_changes',
+      help: 'Changes committed that no follower of the change feed can read yet: a transaction still open holds them back.',
+      registers: [this.registry],
+      async collect() {
+        const reading = await read();
+        this.set(reading === undefined ? NaN : reading.lag.changes);
+      },
+    });
+    new Gauge({
+      name: 'plantstore_change_feed_lag_seconds',
+      help: 'Age of the oldest change the change feed cannot serve yet; 0 when it serves every commit.',
+      registers: [this.registry],
+      async collect() {
+        const reading = await read();
+        const oldest = reading?.lag.oldestChangedAt;
+        this.set(
+          reading === undefined ? NaN : oldest === undefined ? 0 : Math.max(0, reading.at - oldest.getTime()) / 1000,
+        );
+      },
+    });
+  }
+
   requestCompleted(method: string, route: string, status: number, seconds: number): void {
     this.requestDuration.observe({ method, route, status: String(status) }, seconds);
   }
@@ -179,6 +243,23 @@ export class PlantStoreMetrics implements HttpEvents {
 
   internalError(): void {
     this.internalErrors.inc();
+  }
+
+  changeStreamOpened(): void {
+    this.openChangeStreams.inc();
+  }
+
+  changeStreamEnded(reason: ChangeStreamEnd): void {
+    this.openChangeStreams.dec();
+    this.endedChangeStreams.inc({ reason });
+  }
+
+  changeStreamRefused(): void {
+    this.refusedChangeStreams.inc();
+  }
+
+  changesSent(count: number): void {
+    this.sentChanges.inc(count);
   }
 }
 

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PlantPageQuery } from '@plantstore/domain';
+import { ChangesQuery, PlantPageQuery, PlantQueryError } from '@plantstore/domain';
 import { ErrorCode, statusOf } from '../errors/error-codes.js';
 import { Failures, type Failure } from '../errors/failures.js';
 import { ErrorSchema } from './api-schemas.js';
@@ -37,6 +37,12 @@ const INVALID_LIMIT: Failure = {
   message: `The request parameters are invalid: limit must be a whole number from 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form (no sign, no leading zero).`,
 };
 
+const refusedCursor = ChangesQuery.parse({ after: 'not-a-cursor' });
+const INVALID_CURSOR: Failure = {
+  code: ErrorCode.InvalidParameter,
+  message: new PlantQueryError(refusedCursor.ok ? [] : refusedCursor.violations).message,
+};
+
 const NO_SUCH_PLANT: DocumentedFailure = {
   description: 'No plant was ever created with this id (40402).',
   example: { code: ErrorCode.PlantNotFound, message: 'There is no plant with id 42.' },
@@ -69,6 +75,25 @@ const READ_FAILURES = {
     400: {
       description: 'Malformed request, or a query parameter unknown, repeated or invalid (40000, 40004).',
       example: INVALID_LIMIT,
+    },
+  },
+  changes: {
+    400: {
+      description:
+        'Malformed request, a query parameter unknown, repeated or invalid, or a cursor (`after` or `Last-Event-ID`) this store cannot have issued (40000, 40004).',
+      example: INVALID_CURSOR,
+    },
+    429: {
+      description:
+        'Rate limit exceeded, or the client already holds its MAX_REQUESTS_IN_FLIGHT_PER_CLIENT requests and streams in progress (42901).',
+      example: Failures.overClientShare,
+      headers: RETRY_AFTER,
+    },
+    503: {
+      description:
+        'Database unavailable, the server shutting down, or MAX_CHANGE_STREAMS streams already open on this instance (50301).',
+      example: Failures.tooManyChangeStreams,
+      headers: RETRY_AFTER,
     },
   },
 } as const satisfies Record<string, Partial<Record<number, DocumentedFailure>>>;
@@ -144,7 +169,7 @@ export function ApiFailures(...statuses: FailureStatus[]): MethodDecorator & Cla
   return documentFailures(statuses.map((status) => [status, FAILURES[status]]));
 }
 
-/** The failures of GET /plants/{id} (`get`) or GET /plants (`list`): routing aside, as the create's order has them. */
+/** The failures of GET /plants/{id} (`get`), GET /plants (`list`) or GET /plants/changes (`changes`): routing aside, as the create's order has them. */
 export function ApiReadFailures(operation: keyof typeof READ_FAILURES): MethodDecorator & ClassDecorator {
   const own: Partial<Record<number, DocumentedFailure>> = READ_FAILURES[operation];
   const statuses = [

@@ -21,6 +21,9 @@ export type PlantChangeOutcome =
       readonly outcome: 'removed' | 'already-removed' | 'precondition-failed' | 'not-found';
     };
 
+/** Why a change stream ended: its follower left, its token no longer reads, it read too slowly, the store failed, the server stops. */
+export type ChangeStreamEnd = 'client-closed' | 'token-refused' | 'slow-follower' | 'store-failed' | 'shutdown';
+
 /**
  * What happened to a request, told by the part of the pipeline that saw it: the guards, the
  * filter, the load shedding, the handlers. They say what happened and nothing more; the
@@ -40,6 +43,13 @@ export interface HttpEvents {
   requestOverClientShare(): void;
   /** A 500. */
   internalError(): void;
+  /** A change stream began (its 200 was sent). */
+  changeStreamOpened(): void;
+  changeStreamEnded(reason: ChangeStreamEnd): void;
+  /** A 503 at once: MAX_CHANGE_STREAMS open. */
+  changeStreamRefused(): void;
+  /** Entries written to change streams (one per entry per stream) or in JSON pages. */
+  changesSent(count: number): void;
 }
 
 /** Where HttpEvents are injected; PlantStoreHttpModule binds the metrics to it. */

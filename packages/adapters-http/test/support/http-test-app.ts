@@ -4,6 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import {
   IssueToken,
+  type PlantChangeFeed,
   type PlantChangeRepository,
   type PlantReader,
   type PlantRepository,
@@ -27,6 +28,8 @@ type HttpLimits = Pick<
   | 'maxRequestsInFlight'
   | 'maxRequestsInFlightPerClient'
   | 'authFailuresPerMinute'
+  | 'maxChangeStreams'
+  | 'changeStreamTickMs'
 >;
 
 export const TEST_HTTP_LIMITS: HttpLimits = {
@@ -35,6 +38,8 @@ export const TEST_HTTP_LIMITS: HttpLimits = {
   maxRequestsInFlight: 1_000,
   maxRequestsInFlightPerClient: 1_000,
   authFailuresPerMinute: 0,
+  maxChangeStreams: 1_000,
+  changeStreamTickMs: 20,
 };
 
 export interface HttpTestApp {
@@ -47,7 +52,11 @@ export interface HttpTestApp {
 export interface HttpTestAppOptions {
   readonly http?: Partial<HttpLimits>;
   /** The store behind the use cases; the domain's in-memory repository by default. */
-  readonly plants?: PlantRepository & PlantReader & PlantChangeRepository;
+  readonly plants?: PlantRepository & PlantReader & PlantChangeRepository & PlantChangeFeed;
+  /** The change feed; the store's own (`plants`) by default. */
+  readonly changes?: PlantChangeFeed;
+  /** How far the feed lags, for the metrics. */
+  readonly feedLag?: HttpOptions['feedLag'];
   /** Modules the composition root adds beside the adapter's own (the web page). */
   readonly modules?: readonly DynamicModule[];
 }
@@ -70,6 +79,8 @@ export async function startHttpTestApp(options: HttpTestAppOptions = {}): Promis
           ...TEST_HTTP_LIMITS,
           ...options.http,
           plants,
+          changes: options.changes ?? plants,
+          feedLag: options.feedLag,
           tokens,
           tokenSecrets,
           clock,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, Engine } from '../config/database-config.js';
+import { openFeedEpochIfMoved } from '../migrations/feed-epoch.js';
 import { migrations } from '../migrations/index.js';
 import { ApiTokenEntity } from '../schema/api-token.schema.js';
 import { PlantEntity } from '../schema/plant.schema.js';
@@ -58,7 +59,11 @@ async function createDataSource(config: DatabaseConfig): Promise<DataSource> {
   });
 }
 
-/** Opens the store and applies pending migrations (docs/storage.md#migrations: schema changes at start-up). */
+/**
+ * Opens the store and applies pending migrations (docs/storage.md#migrations: schema changes at
+ * start-up); on PostgreSQL, then opens a new feed epoch if the database was restored into
+ * another cluster (migrations/feed-epoch.ts).
+ */
 export async function openDataSource(config: DatabaseConfig): Promise<DataSource> {
   const dataSource = await createDataSource(config);
   await dataSource.initialize();
@@ -114,6 +119,7 @@ async function migrateUnderLock(dataSource: DataSource): Promise<void> {
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = dataSource.options.migrationsTransactionMode ?? 'all';
       await executor.executePendingMigrations();
+      await openFeedEpochIfMoved(runner);
     } finally {
       // If the connection broke, the server has already dropped the lock with the session.
       await runner.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

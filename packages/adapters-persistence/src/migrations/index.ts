@@ -2,6 +2,7 @@ import { CreatePlantsAndTokens1763712000000 } from './1763712000000-create-plant
 import { AddPlantCreatedOutbox1763798400000 } from './1763798400000-add-plant-created-outbox.js';
 import { AddPlantEventsSwitch1763884800000 } from './1763884800000-add-plant-events-switch.js';
 import { AddPlantVersionsAndTombstones1764057600000 } from './1764057600000-add-plant-versions-and-tombstones.js';
+import { AddPlantChangeFeed1764201600000 } from './1764201600000-add-plant-change-feed.js';
 
 /** Every migration in order; listed, not globbed, so the build is the single source. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   AddPlantCreatedOutbox1763798400000,
   AddPlantEventsSwitch1763884800000,
   AddPlantVersionsAndTombstones1764057600000,
+  AddPlantChangeFeed1764201600000,
 ];

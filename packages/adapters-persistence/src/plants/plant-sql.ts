@@ -68,7 +68,13 @@ interface Dialect {
   changeTuple(first: number): string;
   /** `UPDATE plant … FROM <the changes>`, given the VALUES rows. */
   changeFrom(tuples: string): { readonly before: string; readonly from: string };
+  /** The change feed's stamp on each row a write inserts or changes (docs/storage.md#change-feed). */
+  readonly feed: { readonly insertColumn: string; readonly insertValue: string; readonly changeSet: string };
 }
+
+// Writers take turns on SQLite, so one more than the highest commit stored, read inside the
+// write, is commit order (plant rows are never deleted: the highest never falls).
+const SQLITE_NEXT_COMMIT = '(SELECT COALESCE(MAX(feed.feed_commit), 0) + 1 FROM plant AS feed)';
 
 const CHANGE_COLUMNS = 'id, expected, name, tag, changed_at, deleted_at, deleted_by';
 // The changes' column types: PostgreSQL types a VALUES list by its rows, so each parameter is cast.
@@ -82,6 +88,11 @@ const DIALECTS: Record<Engine, Dialect> = {
     bindId: (id) => id.value,
     changeTuple: () => `(${CHANGE_COLUMN_TYPES.map(() => '?').join(', ')})`,
     changeFrom: (tuples) => ({ before: `WITH change(${CHANGE_COLUMNS}) AS (VALUES ${tuples}) `, from: 'change' }),
+    feed: {
+      insertColumn: ', feed_commit',
+      insertValue: `, ${SQLITE_NEXT_COMMIT}`,
+      changeSet: `, feed_commit = ${SQLITE_NEXT_COMMIT}`,
+    },
   },
   // node-postgres sends the decimal text, which the server reads as bigint.
   postgres: {
@@ -89,6 +100,8 @@ const DIALECTS: Record<Engine, Dialect> = {
     bindId: (id) => id.toString(),
     changeTuple: (first) => `(${CHANGE_COLUMN_TYPES.map((type, column) => `$${first + column}::${type}`).join(', ')})`,
     changeFrom: (tuples) => ({ before: '', from: `(VALUES ${tuples}) AS change(${CHANGE_COLUMNS})` }),
+    // An insert takes the columns' defaults (the epoch, and the writing transaction's id).
+    feed: { insertColumn: '', insertValue: '', changeSet: ', feed_epoch = DEFAULT, feed_xid = DEFAULT' },
   },
 };
 
@@ -115,9 +128,9 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
     if (kept !== undefined) return kept;
     const tuples = Array.from({ length: rowCount }, (_, row) => {
       const first = row * COLUMNS_PER_ROW + 1;
-      return `(${Array.from({ length: COLUMNS_PER_ROW }, (_, column) => dialect.placeholder(first + column)).join(', ')})`;
+      return `(${Array.from({ length: COLUMNS_PER_ROW }, (_, column) => dialect.placeholder(first + column)).join(', ')}${dialect.feed.insertValue})`;
     });
-    const sql = `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES ${tuples.join(', ')}
+    const sql = `INSERT INTO plant (id, name, tag, created_by_token_id, created_at${dialect.feed.insertColumn}) VALUES ${tuples.join(', ')}
        ON CONFLICT (id) DO NOTHING RETURNING CAST(id AS TEXT) AS id`;
     if (rowCount <= keepStatementsUpTo) keptInserts.set(rowCount, sql);
     return sql;
@@ -129,7 +142,7 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
     const tuples = Array.from({ length: rowCount }, (_, row) => dialect.changeTuple(row * COLUMNS_PER_CHANGE + 1));
     const { before, from } = dialect.changeFrom(tuples.join(', '));
     const sql = `${before}UPDATE plant SET name = change.name, tag = change.tag, version = plant.version + 1,
-       changed_at = change.changed_at, deleted_at = change.deleted_at, deleted_by_token_id = change.deleted_by
+       changed_at = change.changed_at, deleted_at = change.deleted_at, deleted_by_token_id = change.deleted_by${dialect.feed.changeSet}
        FROM ${from}
        WHERE plant.id = change.id AND plant.version = change.expected AND plant.deleted_at IS NULL
        RETURNING CAST(plant.id AS TEXT) AS id`;

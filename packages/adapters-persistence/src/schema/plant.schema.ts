@@ -18,6 +18,10 @@ export interface PlantRow {
   changedAt: Date | string | null;
   deletedAt: Date | string | null;
   deletedByTokenId: string | null;
+  /** The change feed's position of the last change (docs/storage.md#change-feed), per engine. */
+  feedCommit?: string;
+  feedEpoch?: string;
+  feedXid?: string;
 }
 
 function plantSchema(engine: Engine): EntitySchema<PlantRow> {
@@ -34,6 +38,12 @@ function plantSchema(engine: Engine): EntitySchema<PlantRow> {
       changedAt: { name: 'changed_at', type: COLUMN_TYPES[engine].instant, nullable: true },
       deletedAt: { name: 'deleted_at', type: COLUMN_TYPES[engine].instant, nullable: true },
       deletedByTokenId: { name: 'deleted_by_token_id', type: 'varchar', length: 64, nullable: true },
+      ...(engine === 'sqlite'
+        ? { feedCommit: { name: 'feed_commit', type: 'integer', default: 1 } }
+        : {
+            feedEpoch: { name: 'feed_epoch', type: 'bigint', default: 0 },
+            feedXid: { name: 'feed_xid', type: 'bigint' },
+          }),
     },
   });
 }

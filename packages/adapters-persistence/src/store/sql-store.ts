@@ -2,6 +2,7 @@ import {
   StorageUnavailableError,
   systemClock,
   type Clock,
+  type PlantChangeFeed,
   type TokenRepository,
   type TokenSecrets,
 } from '@plantstore/domain';
@@ -13,6 +14,7 @@ import { redactDatabaseUrl, type DatabaseConfig } from '../config/database-confi
 import { nodeTokenSecrets } from '../tokens/node-token-secrets.js';
 import { SqlPlantEventOutbox } from '../events/sql-plant-event-outbox.js';
 import { SqlPlantRepository } from '../plants/sql-plant-repository.js';
+import { SqlPlantFeed, type FeedLag } from '../plants/sql-plant-feed.js';
 import { TypeOrmTokenRepository } from '../tokens/typeorm-token-repository.js';
 
 export interface SqlStoreOptions {
@@ -26,7 +28,7 @@ export interface SqlStoreOptions {
 
 /**
  * Everything this adapter keeps in one database (SQLite or PostgreSQL, docs/storage.md): the
- * plants, the API tokens and how their secrets are kept, the plant events' outbox. `open`
+ * plants, the API tokens and how their secrets are kept, the plant events' outbox, the change feed. `open`
  * applies pending migrations; `close` is the only way the connection ends. The CLI uses it as
  * it is; a Nest app imports SqlStoreModule (`@plantstore/adapters-persistence/nest`).
  */
@@ -36,6 +38,9 @@ export class SqlStore {
   /** Tokens are kept as SHA-256 digests of what the client presents. */
   readonly tokenSecrets: TokenSecrets = nodeTokenSecrets;
   readonly events: SqlPlantEventOutbox;
+  /** The plants' change feed (docs/storage.md#change-feed). */
+  readonly feed: PlantChangeFeed;
+  private readonly feedReader: SqlPlantFeed;
 
   private constructor(
     /** For tools and tests that read the tables directly; the ports above are the API. */
@@ -49,6 +54,8 @@ export class SqlStore {
     const ttl = options.tokenCacheTtlMs ?? 0;
     this.tokens = ttl > 0 ? new CachingTokenRepository(tokens, options.clock ?? systemClock, ttl) : tokens;
     this.events = new SqlPlantEventOutbox(dataSource, statements);
+    this.feedReader = new SqlPlantFeed(dataSource);
+    this.feed = this.feedReader;
   }
 
   /**
@@ -71,6 +78,15 @@ export class SqlStore {
   /** Resolves when the database answers a query; rejects when it does not. */
   async ping(): Promise<void> {
     await this.dataSource.query('SELECT 1');
+  }
+
+  /**
+   * How far the feed is behind the commits: on PostgreSQL, changes committed that no follower
+   * can read yet because a transaction open somewhere in the cluster holds the horizon back; on
+   * SQLite always none. One indexed count, for a metric read every few seconds.
+   */
+  feedLag(): Promise<FeedLag> {
+    return this.feedReader.lag();
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { undoMigrationsThrough } from '../support/migrations.js';
 
 const anEventId: unknown = expect.stringMatching(
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -256,11 +257,15 @@ describe.each(testEngines())('the plant events switch on $name', (engine) => {
 
   it('stays on for a store that already held plants when the switch arrived (as before it)', async () => {
     const { dataSource } = open();
-    // Back to before the switch: the versions migration, then the switch's.
-    await dataSource.undoLastMigration();
-    await dataSource.undoLastMigration();
+    // Back to before the switch: the migrations after it, then the switch's.
+    await undoMigrationsThrough(dataSource, 'AddPlantEventsSwitch1763884800000');
     try {
-      await plants.insertIfAbsent(plant({ id: '7', name: 'Old' }), provenance);
+      // As that release wrote a plant: the statements of today name columns it did not have.
+      const postgres = dataSource.options.type === 'postgres';
+      await dataSource.query(
+        `INSERT INTO plant (id, name, tag, created_by_token_id, created_at) VALUES (${postgres ? '$1, $2, NULL, NULL, $3' : '?, ?, NULL, NULL, ?'})`,
+        [postgres ? '7' : 7n, 'Old', provenance.createdAt.toISOString()],
+      );
     } finally {
       await dataSource.runMigrations();
     }

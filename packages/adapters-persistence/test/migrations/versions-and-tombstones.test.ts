@@ -1,6 +1,7 @@
 import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
 import { Plant, PlantId, type PlantEvent } from '@plantstore/domain';
 import { testEngines } from '../engines.js';
+import { undoMigrationsThrough } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
 
 /** Plants as a store of the release before held them: the edges of int64, a tag or none, texts to keep exactly. */
@@ -21,7 +22,7 @@ describe.each(testEngines())('upgrading a $name store to versions and tombstones
 
   beforeAll(async () => {
     const { dataSource } = open();
-    await dataSource.undoLastMigration();
+    await undoMigrationsThrough(dataSource, 'AddPlantVersionsAndTombstones1764057600000');
     const postgres = engine.name === 'postgres';
     await dataSource.query('UPDATE plant_events SET enabled = TRUE WHERE id = 1');
     for (const [id, name, tag] of OLD_PLANTS) {

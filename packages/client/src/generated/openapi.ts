@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/plants/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the catalogue’s changes
+         * @description Every plant changed after the cursor, once, at its latest state (a deleted plant as `{"id", "version", "deleted": true}`), in the order of its last change. Ask again with `next` to go on: a follower that keeps doing so misses no change, on any instance, and once writes stop its copy equals the store. A cursor stays valid for ever. With `Accept: text/event-stream` the same route answers a stream of Server-Sent Events: first every change after the cursor (`after`, or `Last-Event-ID`, which wins), then each change as it commits; each event has `id: <cursor after it>`, `event: change` and `data: <entry>`; a comment line follows 15 s without an event. A stream ends when its token is revoked or expires, when its follower reads too slowly, or when the server stops: reconnect with the last id. Other methods answer 405 with `Allow: GET, HEAD`.
+         */
+        get: operations["followChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plants": {
         parameters: {
             query?: never;
@@ -309,6 +329,285 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    followChanges: {
+        parameters: {
+            query?: {
+                /** @description A cursor from an earlier answer (`next`, or an event’s id); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004. */
+                after?: string;
+                /** @description Entries per page at most: 1 to 1000 in canonical decimal form; 100 when absent. A stream reads the first page with it. */
+                limit?: number;
+            };
+            header?: {
+                /** @description For a stream: the id of the last event read, as EventSource sends it on reconnecting. It wins over `after`; refused like it (40004, naming Last-Event-ID). */
+                "Last-Event-ID"?: string;
+                /** @description `text/event-stream` for the live stream; a JSON page otherwise. */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes (JSON), or the live stream (text/event-stream, with `Cache-Control: no-cache` and `X-Accel-Buffering: no`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changes": [
+                     *         {
+                     *           "id": 1,
+                     *           "version": 2,
+                     *           "name": "Monstera deliciosa",
+                     *           "tag": "tropical"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "version": 3,
+                     *           "deleted": true
+                     *         }
+                     *       ],
+                     *       "next": "1.0.18.2.1rdsvi1"
+                     *     }
+                     */
+                    "application/json": {
+                        changes: ({
+                            /**
+                             * Format: int64
+                             * @description The plant id, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.
+                             */
+                            id: bigint | string;
+                            /** @description The plant’s version as its events carry it: a follower keeps the highest it has seen. */
+                            version: number;
+                            name: string;
+                            /** @description Absent when the plant has none. */
+                            tag?: string;
+                        } | {
+                            /**
+                             * Format: int64
+                             * @description The plant id, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.
+                             */
+                            id: bigint | string;
+                            /** @description The plant’s version as its events carry it: a follower keeps the highest it has seen. */
+                            version: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        })[];
+                        /** @description An opaque cursor: valid for ever, on every instance. */
+                        next: string;
+                    };
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 1.0.18.1.1qju2f4
+                     *     event: change
+                     *     data: {"id":1,"version":2,"name":"Monstera deliciosa","tag":"tropical"}
+                     *
+                     *     : still here
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed request, a query parameter unknown, repeated or invalid, or a cursor (`after` or `Last-Event-ID`) this store cannot have issued (40000, 40004). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: after must be a cursor this store handed out (an opaque text of at most 100 characters, unaltered)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 40004,
+                     *       "message": "The request parameters are invalid: after must be a cursor this store handed out (an opaque text of at most 100 characters, unaltered)."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or refused bearer token (40101, 40102). */
+            401: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 40102,
+                     *       "message": "The bearer token is malformed, unknown, expired or revoked; ask an administrator for a valid token."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs (40301): plants:write to create, change or delete, plants:read to read. */
+            403: {
+                headers: {
+                    /**
+                     * @description RFC 6750 challenge: `Bearer realm="plantstore"`, with `error="…"` when a token was refused.
+                     * @example Bearer realm="plantstore", error="invalid_token"
+                     */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 40301,
+                     *       "message": "This token lacks the \"plants:write\" scope needed for this operation."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request took too long to arrive (40801). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 40801,
+                     *       "message": "The request took too long to arrive; send it again."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded, or the client already holds its MAX_REQUESTS_IN_FLIGHT_PER_CLIENT requests and streams in progress (42901). */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This client already has its share of the requests in progress; finish those, or retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 42901,
+                     *       "message": "This client already has its share of the requests in progress; finish those, or retry after the time in the Retry-After header."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large (43101). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 43101,
+                     *       "message": "The request headers are too large."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected internal failure (50001). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 50001,
+                     *       "message": "An unexpected error occurred; it has been logged. Retry later or contact the operator."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable, the server shutting down, or MAX_CHANGE_STREAMS streams already open on this instance (50301). */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds to wait before retrying.
+                     * @example 1
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "This server already serves as many change streams as it may; retry after the time in the Retry-After header, or read the feed as JSON pages."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "error": 50301,
+                     *       "message": "This server already serves as many change streams as it may; retry after the time in the Retry-After header, or read the feed as JSON pages."
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPlants: {
         parameters: {
             query?: {

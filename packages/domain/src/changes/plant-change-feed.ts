@@ -33,6 +33,11 @@ export interface PositionedFeedEntry {
 export interface PlantChangeFeed {
   /** Up to `limit` (≥ 1) plants whose last change is after `after`, ascending by position. */
   readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]>;
-  /** The highest position `readAfter` can answer now; undefined while no plant was ever stored. */
+  /**
+   * A position at or after every position `readAfter` has answered or can answer now, never
+   * lower than one it gave before (a cursor once handed out stays below it, even after its
+   * plant changed again); undefined while no plant was ever stored. A store may answer a bound
+   * above its last change rather than the change itself.
+   */
   newestPosition(): Promise<FeedPosition | undefined>;
 }

@@ -4,7 +4,7 @@ import type {
   PlantRevision,
   PlantState,
 } from '../plants/plant-change-repository.js';
-import type { PlantId } from '../plants/plant-id.js';
+import { PlantId } from '../plants/plant-id.js';
 import type {
   InsertOutcome,
   PlantBatchRepository,
@@ -14,6 +14,8 @@ import type {
 import type { PlantPageRequest, PlantReader } from '../plants/plant-reader.js';
 import type { Plant } from '../plants/plant.js';
 import { StorageUnavailableError } from '../common/errors.js';
+import { compareFeedPositions, type FeedPosition } from '../changes/feed-position.js';
+import type { PlantChangeFeed, PositionedFeedEntry } from '../changes/plant-change-feed.js';
 
 export interface StoredPlant {
   /** Undefined once the plant is deleted: its tombstone keeps the id, not the content. */
@@ -24,16 +26,19 @@ export interface StoredPlant {
 }
 
 /**
- * Every plant port (PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository)
- * in a Map, keyed by the exact decimal id (the id's value, not the PlantId object). Holds to
- * the ports' contract (first writer wins, losers see what is stored, tombstones for ever;
- * checked by the contract suites) and records each create, so a test can see what the use case
- * asked the store to do.
+ * Every plant port (PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository,
+ * PlantChangeFeed) in a Map, keyed by the exact decimal id (the id's value, not the PlantId
+ * object). Holds to the ports' contract (first writer wins, losers see what is stored,
+ * tombstones for ever; checked by the contract suites) and records each create, so a test can
+ * see what the use case asked the store to do. Each write (a batch is one) takes the next
+ * value of a counter as its commit: the feed's positions are (0, commit, id).
  */
 export class InMemoryPlantRepository
-  implements PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository
+  implements PlantRepository, PlantBatchRepository, PlantReader, PlantChangeRepository, PlantChangeFeed
 {
   private readonly rows = new Map<string, StoredPlant>();
+  private readonly positions = new Map<string, FeedPosition>();
+  private commits = 0n;
   readonly calls: Array<{ readonly plant: Plant; readonly provenance: PlantProvenance }> = [];
   /** The size of each insertAllIfAbsent batch, in call order. */
   readonly batches: number[] = [];
@@ -42,7 +47,7 @@ export class InMemoryPlantRepository
   async insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
     this.calls.push({ plant, provenance });
     this.failIfOffline();
-    return this.insert(plant, provenance);
+    return this.insert(plant, provenance, ++this.commits);
   }
 
   async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
@@ -50,7 +55,8 @@ export class InMemoryPlantRepository
     this.failIfOffline();
     if (new Set(plants.map((p) => p.id.toString())).size !== plants.length)
       throw new Error('a batch must not repeat an id');
-    return plants.map((plant) => this.insert(plant, provenance));
+    const commit = ++this.commits;
+    return plants.map((plant) => this.insert(plant, provenance, commit));
   }
 
   async listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {
@@ -87,6 +93,7 @@ export class InMemoryPlantRepository
     const row = this.rows.get(key);
     if (row?.plant === undefined || row.version !== expectedVersion) return false;
     this.rows.set(key, { ...row, plant, version: row.version + 1 });
+    this.positions.set(key, { epoch: 0n, commit: ++this.commits, id: plant.id.value });
     return true;
   }
 
@@ -96,7 +103,34 @@ export class InMemoryPlantRepository
     const row = this.rows.get(key);
     if (row?.plant === undefined || row.version !== expectedVersion) return false;
     this.rows.set(key, { ...row, plant: undefined, version: row.version + 1, retirement });
+    this.positions.set(key, { epoch: 0n, commit: ++this.commits, id: id.value });
     return true;
+  }
+
+  async readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]> {
+    this.failIfOffline();
+    return [...this.positions]
+      .filter(([, position]) => compareFeedPositions(position, after) > 0)
+      .sort(([, a], [, b]) => compareFeedPositions(a, b))
+      .slice(0, limit)
+      .map(([key, position]) => {
+        const { plant, version } = this.rows.get(key)!;
+        return {
+          position,
+          entry:
+            plant === undefined
+              ? { deleted: true, id: PlantId.fromStored(key), version }
+              : { deleted: false, plant, version },
+        };
+      });
+  }
+
+  async newestPosition(): Promise<FeedPosition | undefined> {
+    this.failIfOffline();
+    let newest: FeedPosition | undefined;
+    for (const position of this.positions.values())
+      if (newest === undefined || compareFeedPositions(position, newest) > 0) newest = position;
+    return newest;
   }
 
   /** Makes every following call fail as an unreachable database would. */
@@ -114,11 +148,12 @@ export class InMemoryPlantRepository
     return this.rows.size;
   }
 
-  private insert(plant: Plant, provenance: PlantProvenance): InsertOutcome {
+  private insert(plant: Plant, provenance: PlantProvenance, commit: bigint): InsertOutcome {
     const existing = this.rows.get(plant.id.toString());
     if (existing?.plant !== undefined) return { inserted: false, existing: existing.plant };
     if (existing !== undefined) return { inserted: false, retired: true };
     this.rows.set(plant.id.toString(), { plant, provenance, version: 1 });
+    this.positions.set(plant.id.toString(), { epoch: 0n, commit, id: plant.id.value });
     return { inserted: true };
   }
 

@@ -22,6 +22,11 @@ export {
   type ChangingPlantStore,
   type PlantChangeRepositorySubject,
 } from './contracts/plant-change-repository.contract.js';
+export {
+  plantChangeFeedContract,
+  type FeedingPlantStore,
+  type PlantChangeFeedSubject,
+} from './contracts/plant-change-feed.contract.js';
 export { tokenRepositoryContract, type TokenRepositorySubject } from './contracts/token-repository.contract.js';
 /**
  * The text rule's building blocks, for property-based tests that check the rule against an

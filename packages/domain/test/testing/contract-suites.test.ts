@@ -1,3 +1,4 @@
+import { compareFeedPositions, type FeedPosition, type PositionedFeedEntry } from '@plantstore/domain';
 import type {
   InsertOutcome,
   Plant,
@@ -12,6 +13,7 @@ import {
   InMemoryPlantRepository,
   InMemoryTokenRepository,
   plantBatchRepositoryContract,
+  plantChangeFeedContract,
   plantRepositoryContract,
   tokenRepositoryContract,
   type ContractCheck,
@@ -57,6 +59,33 @@ class HalfWritesRefusedBatches extends InMemoryPlantRepository {
       throw new Error('foreign key violation');
     }
     return super.insertAllIfAbsent(plants, provenance);
+  }
+}
+
+/** Positions by plant id, as a feed keyed on the table's primary key would: a late change hides behind the cursor. */
+class FeedOrderedById extends InMemoryPlantRepository {
+  override async readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]> {
+    const all = await super.readAfter({ epoch: 0n, commit: 0n, id: 0n }, Number.MAX_SAFE_INTEGER);
+    return all
+      .map(({ entry, position }) => ({ entry, position: { ...position, commit: 0n } }))
+      .sort((a, b) => compareFeedPositions(a.position, b.position))
+      .filter(({ position }) => compareFeedPositions(position, after) > 0)
+      .slice(0, limit);
+  }
+}
+
+/** Its newest position is its newest row's: it falls when that plant moves on and is not servable yet. */
+class NewestByLastServable extends InMemoryPlantRepository {
+  private served: FeedPosition | undefined;
+  override async readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]> {
+    const page = await super.readAfter(after, limit);
+    this.served = page.at(-1)?.position ?? this.served;
+    return page.filter((entry) => this.served === undefined || compareFeedPositions(entry.position, this.served) <= 0);
+  }
+  override async newestPosition(): Promise<FeedPosition | undefined> {
+    const all = await super.readAfter({ epoch: 0n, commit: 0n, id: 0n }, Number.MAX_SAFE_INTEGER);
+    // The plants at the two newest positions are not servable yet, as rows of a transaction still open would be.
+    return all.at(-3)?.position;
   }
 }
 
@@ -118,13 +147,28 @@ describe('the port contract suites', () => {
     );
   });
 
+  it('fail a change feed ordered by plant id, where a change after a read must come after its positions', async () => {
+    const checks = plantChangeFeedContract({ empty: async () => new FeedOrderedById() });
+    expect(((await failureOf(checks, 'places a change committed after a read')) as Error).message).toMatch(
+      /^plants changed after the read, read from its last position: expected \["1","5","9"\], got \[\]/,
+    );
+  });
+
+  it('fail a change feed whose newest position falls below a cursor it handed out', async () => {
+    const checks = plantChangeFeedContract({ empty: async () => new NewestByLastServable() });
+    expect(((await failureOf(checks, 'places a change committed after a read')) as Error).message).toMatch(
+      /^newestPosition .* fell below .*, a position already answered$/,
+    );
+  });
+
   it('pass the in-memory stores (every check, by name)', async () => {
     const names = [
       ...plantRepositoryContract({ empty: async () => new InMemoryPlantRepository() }),
       ...plantBatchRepositoryContract({ empty: async () => new InMemoryPlantRepository() }),
       ...tokenRepositoryContract({ empty: async () => new InMemoryTokenRepository() }),
+      ...plantChangeFeedContract({ empty: async () => new InMemoryPlantRepository() }),
     ].map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names.length).toBe(22);
+    expect(names.length).toBe(29);
   });
 });

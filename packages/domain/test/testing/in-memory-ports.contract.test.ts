@@ -2,6 +2,7 @@ import {
   InMemoryPlantRepository,
   InMemoryTokenRepository,
   plantBatchRepositoryContract,
+  plantChangeFeedContract,
   plantChangeRepositoryContract,
   plantReaderContract,
   plantRepositoryContract,
@@ -26,6 +27,11 @@ describe('InMemoryPlantRepository holds to the PlantReader contract', () => {
 
 describe('InMemoryPlantRepository holds to the PlantChangeRepository contract', () => {
   for (const check of plantChangeRepositoryContract({ empty: async () => new InMemoryPlantRepository() }))
+    it(check.name, check.run);
+});
+
+describe('InMemoryPlantRepository holds to the PlantChangeFeed contract', () => {
+  for (const check of plantChangeFeedContract({ empty: async () => new InMemoryPlantRepository() }))
     it(check.name, check.run);
 });
 

@@ -1,0 +1,33 @@
+import { SqlPlantFeed, SqlStore } from '@plantstore/adapters-persistence';
+import { ChangesQuery, FollowChanges, Plant } from '@plantstore/domain';
+import { testEngines, type TestStore } from '../engines.js';
+import { feedSettled } from '../support/feeding-store.js';
+
+// What an app wires: the store's feed behind FollowChanges, and its lag for a metric.
+describe.each(testEngines())('SqlStore on $name gives the change feed and its lag', (engine) => {
+  let testStore: TestStore;
+  let store: SqlStore;
+  beforeAll(async () => {
+    testStore = await engine.createStore();
+    store = await SqlStore.open(testStore.config());
+  });
+  afterAll(async () => {
+    await store?.close();
+    await testStore?.remove();
+  });
+
+  it('follows a create and a deletion made through the same store, with no lag once they are served', async () => {
+    const fern = Plant.parse({ id: '12', name: 'Fern' });
+    if (!fern.ok) throw new Error('test plant is invalid');
+    await store.plants.insertIfAbsent(fern.plant, { createdByTokenId: undefined, createdAt: new Date() });
+    await store.plants.retire(fern.plant.id, 1, { retiredAt: new Date(), retiredByTokenId: undefined });
+    await feedSettled(new SqlPlantFeed(store.dataSource));
+    const query = ChangesQuery.parse({});
+    if (!query.ok) throw new Error('an empty query is valid');
+    const page = await new FollowChanges(store.feed).execute(query.query);
+    expect(page.outcome === 'page' && page.changes.map(({ entry }) => entry)).toEqual([
+      { deleted: true, id: fern.plant.id, version: 2 },
+    ]);
+    expect(await store.feedLag()).toEqual({ changes: 0, oldestChangedAt: undefined });
+  });
+});

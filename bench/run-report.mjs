@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { changeReport } from './change-report.mjs';
 import { cpuPartsReport, readProfile } from './cpu-parts-report.mjs';
 import { postgresSettings, rawCommitRate } from './databases.mjs';
+import { nameSearchReport } from './name-search.mjs';
 import { readReport } from './read-scenario.mjs';
 import { rssReport } from './rss-report.mjs';
 import { fmt, report } from './report.mjs';
@@ -108,7 +109,7 @@ const loadAverage = () =>
  * Prints the report and, when nothing failed, saves it as bench/results/<date>-<machine>[-variant].md;
  * the run's exit code.
  */
-export function printAndSave({ runs, reads, changes, targets, environment }) {
+export function printAndSave({ runs, reads, changes, search, targets, environment }) {
   environment.lines.push(`load average at end ${loadAverage()}`);
   const profiles = Object.fromEntries(
     targets.filter((target) => target.profileDir).map((target) => [target.name, readProfile(target.profileDir)]),
@@ -131,6 +132,7 @@ export function printAndSave({ runs, reads, changes, targets, environment }) {
           ),
         ]
       : []),
+    ...(search ? [nameSearchReport(search)] : []),
     rssReport({ targets, runs, changes }),
     ...(PROFILE ? [cpuPartsReport({ profiles, runs, reads, connectionCounts: CONNECTIONS })] : []),
   ].join('\n');

@@ -4,7 +4,8 @@
 //   settings.mjs    what the BENCH_* variables ask for
 //   servers.mjs     which servers run, each on a database of its own (databases.mjs), and how they start
 //   scenarios.mjs   what load each run applies: creates in interleaved rounds, reads, list pages,
-//                   changes and deletes (change-scenario.mjs), the relay's floor
+//                   changes and deletes (change-scenario.mjs), name search (name-search.mjs),
+//                   the relay's floor
 //   run-report.mjs  what is printed, and saved under bench/results/ when every run completed
 //   cleanup.mjs     children (processes.mjs), temp dirs and databases removed, also on failure,
 //                   Ctrl-C or the overall time limit
@@ -15,7 +16,13 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { cleanUpOnSignalsAndTimeLimit, cleanup, tempDirUnder } from './cleanup.mjs';
 import { describeDatabases, describeRun, printAndSave } from './run-report.mjs';
-import { measureCreates, measureProjectChanges, measureProjectReads, measureRelayFloor } from './scenarios.mjs';
+import {
+  measureCreates,
+  measureProjectChanges,
+  measureProjectReads,
+  measureProjectSearch,
+  measureRelayFloor,
+} from './scenarios.mjs';
 import { giveDatabases, serversToRun, startServers, stopServers } from './servers.mjs';
 import { LOAD_CPU, OVERALL_LIMIT_MS, PIN, POSTGRES, TMPFS, TMPFS_DIR } from './settings.mjs';
 
@@ -34,11 +41,13 @@ async function main() {
   const runs = [];
   let reads;
   let changes;
+  let search;
   try {
     await startServers(targets);
     await measureCreates(targets, runs);
     reads = await measureProjectReads(targets);
     changes = await measureProjectChanges(targets, runs);
+    search = await measureProjectSearch(targets);
     const relayFloor = measureRelayFloor(tmp);
     if (relayFloor) environment.relayFloor = relayFloor;
   } catch (error) {
@@ -46,7 +55,7 @@ async function main() {
   } finally {
     await stopServers(targets, runs);
   }
-  return printAndSave({ runs, reads, changes, targets, environment });
+  return printAndSave({ runs, reads, changes, search, targets, environment });
 }
 
 // `pnpm bench --against [<ref>]`: this checkout beside another commit (ab-run.mjs).

@@ -13,9 +13,10 @@ import { isCleaningUp } from './cleanup.mjs';
 import { measureChanges } from './change-scenario.mjs';
 import { countRows, queryNumber, settledNumber, settledRowCount, storedIds } from './databases.mjs';
 import { cpuUs, startRssSampler, stopChild, tail, track } from './processes.mjs';
+import { measureNameSearch, SEARCH_PLANTS, writeNamedPlants } from './name-search.mjs';
 import { measureReads } from './read-scenario.mjs';
 import { median } from './report.mjs';
-import { importPlants } from './seed-plants.mjs';
+import { importFile, importPlants } from './seed-plants.mjs';
 import { sinceStart } from './servers.mjs';
 import {
   CONNECTIONS,
@@ -29,6 +30,7 @@ import {
   REPEAT,
   ROOT,
   ROUTES,
+  SEARCH,
   SERVER_CPU,
   TIMEOUT_S,
   WARMUP_S,
@@ -176,6 +178,26 @@ export async function measureProjectChanges(targets, runs) {
       settledNumber: (sql) => settledNumber(() => queryNumber(project, sql)),
       startRssSampler: () => startRssSampler(pid),
     },
+  });
+}
+
+/**
+ * Name search on the project server, last (bench/name-search.mjs): SEARCH_PLANTS named plants
+ * imported by the CLI into its store, then the pages timed at one client; undefined when left out.
+ */
+export async function measureProjectSearch(targets) {
+  const project = targets.find((target) => target.name === 'project');
+  if (!project || !SEARCH || isCleaningUp()) return undefined;
+  const file = join(project.tmp, 'named-plants.ndjson');
+  process.stderr.write(`bench: name search: importing ${SEARCH_PLANTS} named plants\n`);
+  await writeNamedPlants(file, SEARCH_PLANTS);
+  await importFile({ databaseUrl: project.env.DATABASE_URL, file, count: SEARCH_PLANTS });
+  return measureNameSearch({
+    url: `http://127.0.0.1:${project.server.port}`,
+    token: project.token,
+    plants: SEARCH_PLANTS,
+    rounds: REPEAT,
+    log: (line) => process.stderr.write(line),
   });
 }
 

@@ -13,6 +13,11 @@ import { ROOT } from './settings.mjs';
 export async function importPlants({ databaseUrl, first, count, dir, node = process.execPath, root = ROOT }) {
   const file = join(dir, `seed-${first}.ndjson`);
   await writePlants(file, BigInt(first), count);
+  return importFile({ databaseUrl, file, count, node, root });
+}
+
+/** Imports an NDJSON file of `count` plants with the CLI of `root`, then removes it; the CLI's JSON summary. */
+export async function importFile({ databaseUrl, file, count, node = process.execPath, root = ROOT }) {
   const errPath = `${file}.err`;
   const errFd = openSync(errPath, 'w');
   const child = track(

@@ -208,9 +208,19 @@ describe.each(testEngines())('reading plants ($name)', (engine) => {
       [`tags=${'x'.repeat(65)}`, 'tags must be 1 to 64 characters long (got 65)'],
       ['limit=1&limit=2', 'limit must be given at most once'],
       ['after=1&after=2', 'after must be given at most once'],
-      ['cursor=5', 'cursor is not a query parameter of this operation (known: tags, limit, after)'],
-      ['tag=herb', 'tag is not a query parameter of this operation (known: tags, limit, after)'],
+      ['cursor=5', 'cursor is not a query parameter of this operation (known: tags, name, limit, after)'],
+      ['tag=herb', 'tag is not a query parameter of this operation (known: tags, name, limit, after)'],
       ['limit=0&after=+1', `${LIMIT_RULE}; ${ID_RULE('after')}`],
+      ['name=', 'name must be 1 to 200 characters long (got 0)'],
+      [`name=${'é'.repeat(201)}`, 'name must be 1 to 200 characters long (got 201)'],
+      ['name=%20%20', 'name must not be only white space'],
+      ['name=a%07b', 'name must not contain control characters (U+0000-U+001F, U+007F-U+009F)'],
+      ['name=%CC%81', 'name must hold more than accents and other combining marks'],
+      ['name=a&name=b', 'name must be given at most once'],
+      [
+        'tags=&name=&limit=0',
+        `tags must be 1 to 64 characters long (got 0); name must be 1 to 200 characters long (got 0); ${LIMIT_RULE}`,
+      ],
     ])('answers 400/40004 for ?%s, naming the parameter', async (query, detail) => {
       const res = await getWithToken(t.url, t.token, `/plants?${query}`);
       expect(res.status).toBe(400);
@@ -218,11 +228,50 @@ describe.each(testEngines())('reading plants ($name)', (engine) => {
       expect(res.body).toEqual(invalid(detail));
     });
 
+    it('finds plants whose name contains a text, case and accents aside, ascending by id', async () => {
+      const cafe = await getWithToken(t.url, t.token, `/plants?name=${encodeURIComponent('CAFÉ "QUOTED"')}`);
+      expect([cafe.status, cafe.headers['content-type'], cafe.body]).toEqual([
+        200,
+        JSON_UTF8,
+        [{ id: 4, name: 'Cafe\u0301 "quoted" \\ 🌵', tag: 'tree' }],
+      ]);
+      expect(idsIn((await getWithToken(t.url, t.token, '/plants?name=MIN')).text)).toEqual([MIN, '-1', '3']);
+      expect(idsIn((await getWithToken(t.url, t.token, '/plants?name=nowhere')).text)).toEqual([]);
+    });
+
+    it('finds SS by ß and ß by ss', async () => {
+      await postPlant(t.url, t.token, '{"id": 600, "name": "STRASSENBAUM"}');
+      await postPlant(t.url, t.token, '{"id": 601, "name": "Straßenbaum"}');
+      for (const text of ['ß', 'ss', 'SS'])
+        expect(idsIn((await getWithToken(t.url, t.token, `/plants?name=${encodeURIComponent(text)}`)).text)).toEqual([
+          '600',
+          '601',
+        ]);
+    });
+
+    it('combines a name with tags, and carries the name into the next Link, percent-encoded', async () => {
+      expect(idsIn((await getWithToken(t.url, t.token, '/plants?name=min&tags=herb')).text)).toEqual(['3']);
+      const res = await getWithToken(t.url, t.token, `/plants?name=${encodeURIComponent('mi n')}&limit=1`);
+      expect(res.text).toBe('[]');
+      const first = await getWithToken(t.url, t.token, '/plants?tags=edge&name=Mi&limit=1');
+      expect(idsIn(first.text)).toEqual([MIN]);
+      expect(first.headers['link']).toBe(`</plants?tags=edge&name=Mi&limit=1&after=${MIN}>; rel="next"`);
+      const spaced = await getWithToken(t.url, t.token, `/plants?name=${encodeURIComponent('minus o')}&limit=1`);
+      expect(spaced.headers['link']).toBe('</plants?name=minus%20o&limit=1&after=-1>; rel="next"');
+    });
+
+    it('walks the plants a name finds once each, ascending, by following next', async () => {
+      const { ids, pages } = await walk(t.url, t.token, '/plants?name=I&limit=2');
+      const all = (await t.plants()).filter((p) => /i/i.test(p.name)).map((p) => p.id);
+      expect(ids).toEqual([...all].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
+      expect(pages.slice(0, -1).every((size) => size === 2)).toBe(true);
+    });
+
     it('never repeats a parameter name that could be a pasted token', async () => {
       const secret = `pst_${'B'.repeat(43)}`;
       const res = await getWithToken(t.url, t.token, `/plants?${secret}=1`);
       expect(res.body).toEqual(
-        invalid('a parameter is not a query parameter of this operation (known: tags, limit, after)'),
+        invalid('a parameter is not a query parameter of this operation (known: tags, name, limit, after)'),
       );
     });
 

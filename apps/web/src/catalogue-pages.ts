@@ -1,3 +1,4 @@
+import { plantNameKey } from '@plantstore/domain';
 import type { ListedPlant, PlantFeedChange } from '@plantstore/client';
 
 /** One page of the catalogue as the page shows it: its plants and its number, from 1. */
@@ -104,8 +105,12 @@ export class CataloguePages {
    * added to the page whose id range holds it, in id order, but never beyond what was read while
    * the walk goes on (the API will list it on a later page). Undefined when no page read shows it.
    */
-  apply(change: PlantFeedChange, tag: string | undefined): PageChange | undefined {
-    const belongs = !change.deleted && (tag === undefined || change.tag === tag);
+  apply(change: PlantFeedChange, tag: string | undefined, nameKey?: string): PageChange | undefined {
+    // A name search keeps a plant whose name's key (the domain's plantNameKey) holds the text's.
+    const belongs =
+      !change.deleted &&
+      (tag === undefined || change.tag === tag) &&
+      (nameKey === undefined || plantNameKey(change.name).includes(nameKey));
     const plant: ListedPlant | undefined = change.deleted
       ? undefined
       : change.tag === undefined

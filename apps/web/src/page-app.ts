@@ -1,7 +1,8 @@
+import { plantNameKey } from '@plantstore/domain';
 import { PlantStoreClient } from '@plantstore/client';
 import { CataloguePages, type PageChange } from './catalogue-pages.js';
 import { LiveFeed } from './live-feed.js';
-import { fragmentOf, routeOf, type Route } from './routes.js';
+import { fragmentOf, routeOf, type CatalogueFilter, type Route } from './routes.js';
 import type { TokenSession } from './token-session.js';
 import { catalogueView } from './views/catalogue-view.js';
 import { editPlantView } from './views/edit-plant-view.js';
@@ -29,7 +30,7 @@ export class PageApp {
   private leaving = new AbortController();
   private client: PlantStoreClient | undefined;
   private feed: LiveFeed | undefined;
-  private walk: { readonly tag: string | undefined; readonly pages: CataloguePages } | undefined;
+  private walk: { readonly filter: CatalogueFilter; readonly pages: CataloguePages } | undefined;
   private notice = '';
 
   constructor(
@@ -66,7 +67,7 @@ export class PageApp {
     const context = this.context(this.client, this.feed!, this.leaving.signal);
     switch (route.view) {
       case 'catalogue':
-        return catalogueView(route.tag, context);
+        return catalogueView({ tag: route.tag, name: route.name }, context);
       case 'plant':
         return plantView(route.id, context);
       case 'edit-plant':
@@ -90,14 +91,18 @@ export class PageApp {
       announce: (message) => {
         this.elements.status.textContent = message;
       },
-      catalogue: (tag) => {
+      catalogue: (filter) => {
         const kept = this.walk;
-        if (kept !== undefined && kept.tag === tag && !kept.pages.failed) return kept.pages;
-        const pages = new CataloguePages(
-          client.listPlantPages({ tags: tag === undefined ? [] : [tag], limit: PAGE_SIZE }),
-          PAGE_SIZE,
-        );
-        this.walk = { tag, pages };
+        const same = kept !== undefined && kept.filter.tag === filter.tag && kept.filter.name === filter.name;
+        if (same && !kept.pages.failed) return kept.pages;
+        const { tag, name } = filter;
+        const query = {
+          tags: tag === undefined ? [] : [tag],
+          ...(name === undefined ? {} : { name }),
+          limit: PAGE_SIZE,
+        };
+        const pages = new CataloguePages(client.listPlantPages(query), PAGE_SIZE);
+        this.walk = { filter, pages };
         return pages;
       },
       catalogueChanged: () => {
@@ -109,7 +114,8 @@ export class PageApp {
           const walk = this.walk;
           const inCatalogue: PageChange[] = [];
           for (const change of changes) {
-            const applied = walk?.pages.apply(change, walk.tag);
+            const nameKey = walk?.filter.name === undefined ? undefined : plantNameKey(walk.filter.name);
+            const applied = walk?.pages.apply(change, walk.filter.tag, nameKey);
             if (applied !== undefined) inCatalogue.push(applied);
           }
           apply(changes, inCatalogue);

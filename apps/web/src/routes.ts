@@ -3,8 +3,14 @@
  * forward buttons and bookmarks work. The fragment never reaches the server, and it never holds
  * the token: only what the person looks at.
  */
+/** What the catalogue shows: plants with this tag, whose name contains this text; both optional. */
+export interface CatalogueFilter {
+  readonly tag?: string | undefined;
+  readonly name?: string | undefined;
+}
+
 export type Route =
-  | { readonly view: 'catalogue'; readonly tag?: string }
+  | ({ readonly view: 'catalogue' } & CatalogueFilter)
   | { readonly view: 'plant'; readonly id: string }
   | { readonly view: 'edit-plant'; readonly id: string }
   | { readonly view: 'new-plant' };
@@ -21,8 +27,9 @@ export function routeOf(fragment: string): Route {
   if (plant) return { view: 'plant', id: decoded(plant[1]!) };
   const [path, query = ''] = fragment.split('?', 2);
   if (path === '#/plants') {
-    const tag = new URLSearchParams(query).get('tag');
-    if (tag !== null) return { view: 'catalogue', tag };
+    const parameters = new URLSearchParams(query);
+    const [tag, name] = [parameters.get('tag'), parameters.get('name')];
+    return { view: 'catalogue', ...(tag === null ? {} : { tag }), ...(name === null ? {} : { name }) };
   }
   return { view: 'catalogue' };
 }
@@ -36,8 +43,12 @@ export function fragmentOf(route: Route): string {
       return `#/plants/${encodeURIComponent(route.id)}`;
     case 'edit-plant':
       return `#/plants/${encodeURIComponent(route.id)}/edit`;
-    case 'catalogue':
-      return route.tag === undefined ? '#/plants' : `#/plants?${new URLSearchParams({ tag: route.tag }).toString()}`;
+    case 'catalogue': {
+      const parameters = new URLSearchParams();
+      if (route.tag !== undefined) parameters.set('tag', route.tag);
+      if (route.name !== undefined) parameters.set('name', route.name);
+      return parameters.size === 0 ? '#/plants' : `#/plants?${parameters.toString()}`;
+    }
   }
 }
 

@@ -209,6 +209,61 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     await expectNoAxeViolations();
   });
 
+  it('searches by name from the box beside the tag filter: accents aside, the count said politely, the search in the address', async () => {
+    if (browser === undefined) return;
+    await tabTo(page, 'input Name contains');
+    await page.keyboard.insertText('x'.repeat(201));
+    await page.keyboard.press('Enter');
+    const refusal = await fetch(`${server!.url}/plants?name=${'x'.repeat(201)}`, {
+      headers: { authorization: `Bearer ${writer}` },
+    });
+    expect(refusal.status).toBe(400);
+    const before = apiCalls().length;
+    await expectAlert(page, '#name-filter-problem', ((await refusal.json()) as { message: string }).message);
+    expect(apiCalls()).toHaveLength(before);
+
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('ASPLÉNIUM');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'whose name contains “ASPLÉNIUM”' }).waitFor();
+    expect(await heading()).toBe('Catalogue: plants tagged “fern” and whose name contains “ASPLÉNIUM”');
+    await page.locator('table').waitFor();
+    expect((await tableRows(page)).map(([, name, tag]) => [name, tag])).toEqual([['Asplenium nidus', 'fern']]);
+    const status = page.locator('#status');
+    await status.filter({ hasText: '1 plant found on page 1.' }).waitFor();
+    expect(await status.getAttribute('role')).toBe('status');
+    const asked = new URL(apiCalls().at(-1)!.url).searchParams;
+    expect([asked.getAll('tags'), asked.getAll('name')]).toEqual([['fern'], ['ASPLÉNIUM']]);
+    const address = page.url();
+    expect(address).toBe(`${server!.url}/#/plants?tag=fern&name=ASPL%C3%89NIUM`);
+    await expectNoAxeViolations();
+
+    // The address is the search: opened again (a bookmark, a shared link), it shows the same plants.
+    await page.goto(`${server!.url}/#/plants`);
+    await page.goto(address);
+    await page.reload();
+    await page.locator('h1', { hasText: 'whose name contains “ASPLÉNIUM”' }).waitFor();
+    await page.locator('table').waitFor();
+    expect((await tableRows(page)).map(([, name]) => name)).toEqual(['Asplenium nidus']);
+    expect(await page.locator('#name-filter').inputValue()).toBe('ASPLÉNIUM');
+
+    // A search that fills a page says there is more.
+    await page.goto(`${server!.url}/#/plants?name=a`);
+    await status.filter({ hasText: '25 plants found on page 1; more on the next page.' }).waitFor();
+    expect(await heading()).toBe('Catalogue: plants whose name contains “a”');
+
+    // An emptied box drops the search and keeps the tag.
+    await page.goto(address);
+    await page.locator('h1', { hasText: 'whose name contains “ASPLÉNIUM”' }).waitFor();
+    await tabTo(page, 'input Name contains');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Catalogue: plants tagged “fern”' }).waitFor();
+    expect(await heading()).toBe('Catalogue: plants tagged “fern”');
+    expect(page.url()).toBe(`${server!.url}/#/plants?tag=fern`);
+  });
+
   it('opens a plant from the list', async () => {
     if (browser === undefined) return;
     await tabTo(page, 'a Asplenium nidus');

@@ -102,7 +102,8 @@ export class PlantStoreClient {
   }
 
   /**
-   * GET /plants, every page: yields every plant (tagged with one of `tags`, when given) in
+   * GET /plants, every page: yields every plant (tagged with one of `tags`, and whose name
+   * contains `name`, case- and accent-insensitively, when given) in
    * ascending id order, fetching the next page as the loop asks for it. A walk sees every
    * plant that stays for the whole walk exactly once. Ids are exact bigints. `call` applies to
    * each page's request.

@@ -31,6 +31,11 @@ export interface ListedPlant {
 /** What to list: only plants tagged with one of `tags` (all when absent), `limit` per page (1–1000, 100 by default). */
 export interface ListPlantsQuery {
   readonly tags?: readonly string[];
+  /**
+   * Only plants whose name contains this text, case- and accent-insensitively (`fougere` finds
+   * `Fougère`, `ß` finds `SS`): 1 to 200 characters; the server judges the rest (400 40004).
+   */
+  readonly name?: string;
   readonly limit?: number;
 }
 

@@ -53,12 +53,16 @@ const MAX_LIMIT = 1000;
 /** GET /plants's query: `tags` repeated, `limit` when given. */
 export function listSearchParams(query: ListPlantsQuery): URLSearchParams {
   if (!isObject(query))
-    throw new PlantStoreInputError(`a list query is an object { tags?, limit? } (got ${describe(query)})`);
-  const { tags = [], limit } = query;
+    throw new PlantStoreInputError(`a list query is an object { tags?, name?, limit? } (got ${describe(query)})`);
+  const { tags = [], name, limit } = query;
   const params = new URLSearchParams();
   if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string'))
     throw new PlantStoreInputError(`tags is an array of strings (got ${describe(tags)})`);
   for (const tag of tags) params.append('tags', tag);
+  if (name !== undefined) {
+    if (typeof name !== 'string') throw new PlantStoreInputError(`name is a string (got ${describe(name)})`);
+    params.set('name', name);
+  }
   if (limit !== undefined) params.set('limit', String(checkedLimit(limit)));
   return params;
 }

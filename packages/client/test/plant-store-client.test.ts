@@ -111,7 +111,8 @@ describe('what the client refuses before sending anything: a PlantStoreInputErro
     ['1001', { limit: 1001 }],
     ['a fraction', { limit: 2.5 }],
     ['tags that are not strings', { tags: [7] }],
-  ])('a list query with a limit or tags of %s', async (_, query) => {
+    ['a name that is not a string', { name: 7 }],
+  ])('a list query with a limit, tags or name of %s', async (_, query) => {
     const { client, sent } = scripted([]);
     await expect(client.listPlants(query as never).next()).rejects.toBeInstanceOf(PlantStoreInputError);
     await expect(client.listPlantPages(query as never).next()).rejects.toBeInstanceOf(PlantStoreInputError);
@@ -368,6 +369,20 @@ describe('listPlants', () => {
       ['GET', 'https://plants.example/api/plants?tags=big&tags=small&limit=2'],
       ['GET', 'https://plants.example/api/plants?tags=big&tags=small&limit=2&after=9007199254740993'],
     ]);
+  });
+
+  it('asks for plants by name, the text encoded once, and follows the next link that keeps it', async () => {
+    const { client, sent } = scripted([
+      text(200, '[{"id":3,"name":"Fougère & co"}]', {
+        link: '</plants?tags=fern&name=foug%C3%A8re%20%26%20co&limit=1&after=3>; rel="next"',
+      }),
+      text(200, '[]'),
+    ]);
+    const plants = [];
+    for await (const plant of client.listPlants({ tags: ['fern'], name: 'fougère & co', limit: 1 })) plants.push(plant);
+    expect(plants).toEqual([{ id: 3n, name: 'Fougère & co' }]);
+    expect(sent.map((s) => new URL(s.url).searchParams.getAll('name'))).toEqual([['fougère & co'], ['fougère & co']]);
+    expect(sent[0]!.url).toBe('https://plants.example/api/plants?tags=fern&name=foug%C3%A8re+%26+co&limit=1');
   });
 
   it('gives the pages too, the last one empty after a full page', async () => {

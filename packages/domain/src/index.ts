@@ -20,6 +20,8 @@ export {
 } from './plants/plant.js';
 export { PlantId } from './plants/plant-id.js';
 export { PlantName } from './plants/plant-name.js';
+export { plantNameKey } from './plants/plant-name-key.js';
+export { PlantNameSearch } from './plants/plant-name-search.js';
 export { PlantTag } from './plants/plant-tag.js';
 export { NewPlantShape, type NewPlantRecord } from './plants/new-plant-shape.js';
 export {

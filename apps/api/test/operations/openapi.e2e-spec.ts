@@ -111,9 +111,12 @@ describe('GET /openapi.json: the served contract', () => {
     ]);
     expect((list.parameters as Parameter[]).map((p) => [p.in, p.name, p.required])).toEqual([
       ['query', 'tags', false],
+      ['query', 'name', false],
       ['query', 'limit', false],
       ['query', 'after', false],
     ]);
+    const name = (list.parameters as Array<Parameter & { schema: unknown }>).find((p) => p.name === 'name');
+    expect(name?.schema).toEqual({ type: 'string', minLength: 1, maxLength: 200 });
   });
 
   it('describes PUT and DELETE /plants/{id}: If-Match, their bodies and every failure, 410 and 412 included', () => {

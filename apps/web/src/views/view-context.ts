@@ -1,7 +1,7 @@
 import type { PlantFeedChange, PlantStoreClient } from '@plantstore/client';
 import type { CataloguePages, PageChange } from '../catalogue-pages.js';
 import type { CallOptions } from '../conditional-changes.js';
-import type { Route } from '../routes.js';
+import type { CatalogueFilter, Route } from '../routes.js';
 
 /** What a view is given by the page around it. */
 export interface ViewContext {
@@ -12,8 +12,8 @@ export interface ViewContext {
   go(route: Route, notice?: string): void;
   /** Says something that does not move the focus: progress, a result. */
   announce(message: string): void;
-  /** The walk of the catalogue with this tag, kept while the person moves between views. */
-  catalogue(tag: string | undefined): CataloguePages;
+  /** The walk of the catalogue with this filter, kept while the person moves between views. */
+  catalogue(filter: CatalogueFilter): CataloguePages;
   /** The catalogue changed (a plant was added, changed or deleted): the next catalogue view walks it anew. */
   catalogueChanged(): void;
   /**

@@ -85,7 +85,7 @@ describe('the query of GET /plants', () => {
 
   it('refuses an unknown parameter, naming it only when it cannot be a pasted token', () => {
     expect(() => plantPageQueryOf({ cursor: '1' })).toThrow(
-      'The request parameters are invalid: cursor is not a query parameter of this operation (known: tags, limit, after).',
+      'The request parameters are invalid: cursor is not a query parameter of this operation (known: tags, name, limit, after).',
     );
     expect(() => plantPageQueryOf({ [`pst_${'x'.repeat(43)}`]: '' })).toThrow(
       /^The request parameters are invalid: a parameter is not/,

@@ -4,8 +4,8 @@ import type { Engine } from './database-config.js';
 
 /** Requests per batch of creates or changes (and the statement texts kept, one per row count up to it). */
 export const DEFAULT_MAX_BATCH = 256;
-/** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (5 per row). */
-export const MAX_ROWS_PER_STATEMENT = 6000;
+/** Rows of one INSERT: SQLite binds at most 32,766 parameters per statement (6 per row). */
+export const MAX_ROWS_PER_STATEMENT = 5000;
 /** Ids of one batched lookup (GET /plants/{id}, or a change's read, of one event-loop turn). */
 export const MAX_IDS_PER_LOOKUP = 500;
 /** PostgreSQL: write batches in flight at once, each on a pooled connection of its own. */

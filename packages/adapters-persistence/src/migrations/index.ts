@@ -3,6 +3,7 @@ import { AddPlantCreatedOutbox1763798400000 } from './1763798400000-add-plant-cr
 import { AddPlantEventsSwitch1763884800000 } from './1763884800000-add-plant-events-switch.js';
 import { AddPlantVersionsAndTombstones1764057600000 } from './1764057600000-add-plant-versions-and-tombstones.js';
 import { AddPlantChangeFeed1764201600000 } from './1764201600000-add-plant-change-feed.js';
+import { AddPlantNameSearch1764288000000 } from './1764288000000-add-plant-name-search.js';
 
 /** Every migration in order; listed, not globbed, so the build is the single source. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   AddPlantEventsSwitch1763884800000,
   AddPlantVersionsAndTombstones1764057600000,
   AddPlantChangeFeed1764201600000,
+  AddPlantNameSearch1764288000000,
 ];

@@ -31,9 +31,9 @@ export class SqlPlantReads {
   }
 
   /** Live plants only; one statement per page, so a walk by the last id misses nothing that lived through it. */
-  async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
+  async listPage({ after, tags, name, limit }: PlantPageRequest): Promise<Plant[]> {
     const texts = tags.map((tag) => tag.value);
-    return (await this.statements.run<StoredPlantRow>(this.sql.selectPage(after, limit, texts))).map(toPlant);
+    return (await this.statements.run<StoredPlantRow>(this.sql.selectPage(after, limit, texts, name))).map(toPlant);
   }
 
   /** One statement for a turn's lookups; an id asked for twice is read once. */

@@ -11,6 +11,8 @@ export interface PlantRow {
   id: string;
   /** Null once the plant is deleted: its row is then its tombstone. */
   name: string | null;
+  /** The name as a search compares it (the domain's plantNameKey); null with the name. */
+  nameKey: string | null;
   tag: string | null;
   createdByTokenId: string | null;
   createdAt: Date | string;
@@ -31,6 +33,7 @@ function plantSchema(engine: Engine): EntitySchema<PlantRow> {
     columns: {
       id: { type: COLUMN_TYPES[engine].plantId, primary: true },
       name: { type: 'text', nullable: true },
+      nameKey: { name: 'name_key', type: 'text', nullable: true },
       tag: { type: 'text', nullable: true },
       createdByTokenId: { name: 'created_by_token_id', type: 'varchar', length: 64, nullable: true },
       createdAt: { name: 'created_at', type: COLUMN_TYPES[engine].instant },

@@ -1,4 +1,4 @@
-import { PlantId } from '@plantstore/domain';
+import { PlantId, plantNameKey } from '@plantstore/domain';
 import { plantSqlFor, type NewPlantRow } from '../../src/plants/plant-sql.js';
 import { SqlRunner, type Statement } from '../../src/connection/sql-runner.js';
 import { testEngines } from '../engines.js';
@@ -35,9 +35,9 @@ describe('plant SQL inserts', () => {
       const rows = Array.from({ length: count }, (_, i) => row(String(i + 1)));
       const insert = sql.insertIfAbsent(rows);
       const placeholders = [...insert.sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
-      expect(placeholders).toEqual(Array.from({ length: count * 5 }, (_, i) => i + 1));
+      expect(placeholders).toEqual(Array.from({ length: count * 6 }, (_, i) => i + 1));
       expect(insert.parameters).toEqual(
-        rows.flatMap((r) => [r.id.toString(), r.name, r.tag, r.createdByTokenId, r.createdAt]),
+        rows.flatMap((r) => [r.id.toString(), r.name, plantNameKey(r.name), r.tag, r.createdByTokenId, r.createdAt]),
       );
     }
   });

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List plants
-         * @description Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).
+         * @description Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).
          */
         get: operations["listPlants"];
         put?: never;
@@ -613,6 +613,8 @@ export interface operations {
             query?: {
                 /** @description Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly. */
                 tags?: string[];
+                /** @description At most once: only plants whose name contains this text, compared as a person means it, case- and accent-insensitively (`fougere` finds `Fougère`, `MONSTERA` finds `Monstera deliciosa`, `ß` finds `SS`): both sides are case-folded (full Unicode folding), decomposed (NFKD) and stripped of nonspacing marks. 1 to 200 code points, no control characters, not only white space. */
+                name?: string;
                 /** @description How many plants at most: 1 to 1000 in canonical decimal form; 100 when absent. */
                 limit?: number;
                 /** @description Only plants with an id greater than this one: an int64 in canonical decimal form (`0`, or an optional `-` and digits without a leading zero). The `next` link carries it. */
@@ -628,7 +630,7 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description RFC 8288: `</plants?limit=…&after=<last id>>; rel="next"` when the page is full; absent on a shorter page.
+                     * @description RFC 8288: `</plants?tags=…&name=…&limit=…&after=<last id>>; rel="next"` (the same tags and name) when the page is full; absent on a shorter page.
                      * @example </plants?tags=tropical&limit=2&after=2>; rel="next"
                      */
                     Link?: string;

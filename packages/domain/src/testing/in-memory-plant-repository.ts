@@ -68,13 +68,14 @@ export class InMemoryPlantRepository
     return this.rows.get(id.toString())?.plant;
   }
 
-  async listPage({ after, tags, limit }: PlantPageRequest): Promise<Plant[]> {
+  async listPage({ after, tags, name, limit }: PlantPageRequest): Promise<Plant[]> {
     this.failIfOffline();
     const wanted = new Set(tags.map((tag) => tag.value));
     return [...this.rows.values()]
       .flatMap((row) => (row.plant === undefined ? [] : [row.plant]))
       .filter((plant) => after === undefined || plant.id.value > after.value)
       .filter((plant) => wanted.size === 0 || (plant.tag !== undefined && wanted.has(plant.tag.value)))
+      .filter((plant) => name === undefined || name.matches(plant.name))
       .sort((a, b) => (a.id.value < b.id.value ? -1 : 1))
       .slice(0, limit);
   }

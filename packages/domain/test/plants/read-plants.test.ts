@@ -100,9 +100,23 @@ describe('PlantPageQuery.parse: the rules of a list request', () => {
     ]);
   });
 
-  it('reports every broken parameter at once, in the order tags, limit, after', () => {
-    expect(violationsOf({ tags: [' '], limit: '0', after: '007' }).map((v) => v.field)).toEqual([
+  it('keeps the text to find in names, as sent and as its key', () => {
+    const q = query({ name: 'Fougère', tags: ['fern'] });
+    expect(q.toJSON()).toEqual({ tags: ['fern'], name: 'Fougère', limit: 100 });
+    expect(q.name?.key).toBe('fougere');
+  });
+
+  it('refuses a name text the name rules would refuse, naming the name parameter', () => {
+    expect(violationsOf({ name: '' })).toEqual([
+      { field: 'name', message: 'name must be 1 to 200 characters long (got 0)' },
+    ]);
+    expect(violationsOf({ name: 'x'.repeat(201) }).map((v) => v.field)).toEqual(['name']);
+  });
+
+  it('reports every broken parameter at once, in the order tags, name, limit, after', () => {
+    expect(violationsOf({ tags: [' '], name: '\u0007', limit: '0', after: '007' }).map((v) => v.field)).toEqual([
       'tags',
+      'name',
       'limit',
       'after',
     ]);
@@ -163,6 +177,16 @@ describe('ListPlants', () => {
     const page = await list.execute(query({ tags: ['herb'], limit: '1' }));
     expect(page.next?.toJSON()).toEqual({ tags: ['herb'], limit: 1, after: '1' });
     expect((await list.execute(page.next!)).plants.map((p) => p.id.toString())).toEqual(['3']);
+  });
+
+  it('carries the name into the next query, and finds by it', async () => {
+    const list = new ListPlants(
+      await storeWith(plant(1n, 'Fougère'), plant(2n, 'Aloe'), plant(3n, 'FOUGERE mâle'), plant(4n, 'fougère')),
+    );
+    const page = await list.execute(query({ name: 'fougere', limit: '2' }));
+    expect(page.plants.map((p) => p.id.toString())).toEqual(['1', '3']);
+    expect(page.next?.toJSON()).toEqual({ tags: [], name: 'fougere', limit: 2, after: '3' });
+    expect((await list.execute(page.next!)).plants.map((p) => p.id.toString())).toEqual(['4']);
   });
 
   it('is refused with PlantQueryError by the adapter, whose message lists each violation', () => {

@@ -4,6 +4,7 @@ import type {
   Plant,
   PlantBatchRepository,
   PlantId,
+  PlantPageRequest,
   PlantProvenance,
   PlantRepository,
   StoredApiToken,
@@ -14,6 +15,7 @@ import {
   InMemoryTokenRepository,
   plantBatchRepositoryContract,
   plantChangeFeedContract,
+  plantReaderContract,
   plantRepositoryContract,
   tokenRepositoryContract,
   type ContractCheck,
@@ -48,6 +50,15 @@ class SortedAsText extends InMemoryPlantRepository implements PlantBatchReposito
       .sort((a, b) => (a.id.toString() < b.id.toString() ? -1 : 1))
       .filter((p) => after === undefined || p.id.toString() > after.toString())
       .slice(0, limit);
+  }
+}
+
+/** Finds names by lower case alone, as a naive LIKE would: ß never finds SS, nor e an è. */
+class LowerCaseOnlyNames extends InMemoryPlantRepository {
+  override async listPage(request: PlantPageRequest): Promise<Plant[]> {
+    const all = await super.listPage({ ...request, name: undefined, limit: Number.MAX_SAFE_INTEGER });
+    const text = request.name?.value.toLowerCase();
+    return all.filter((p) => text === undefined || p.name.value.toLowerCase().includes(text)).slice(0, request.limit);
   }
 }
 
@@ -136,6 +147,15 @@ describe('the port contract suites', () => {
     expect(
       plantBatchRepositoryContract({ empty: async () => new HalfWritesRefusedBatches() }).map((c) => c.name),
     ).not.toContain('stores none of the plants of a batch it refuses');
+  });
+
+  it('fail a reader that finds names by lower case alone, not by their folded, unaccented form', async () => {
+    const failure = await failureOf(
+      plantReaderContract({ empty: async () => new LowerCaseOnlyNames() }),
+      'finds plants whose name contains a text',
+    );
+    expect(failure).toBeInstanceOf(ContractViolation);
+    expect((failure as Error).message).toBe('fougere: expected ["1","10"], got ["10"]');
   });
 
   it('fail a token store that overwrites the revocation time or lists hashes', async () => {

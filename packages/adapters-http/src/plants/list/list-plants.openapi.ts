@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
-import { PlantPageQuery, PlantTag } from '@plantstore/domain';
+import { PlantNameSearch, PlantPageQuery, PlantTag } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
 import { NAME, TAG } from '../plant-openapi.js';
 
@@ -31,10 +31,10 @@ export function DocumentListPlants(): MethodDecorator {
       operationId: 'listPlants',
       summary: 'List plants',
       description:
-        'Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. Any query parameter other than these three is refused (40004).',
+        'Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).',
     }),
     ApiBearerAuth('bearerAuth'),
-    // In the document in this order: tags, limit, after.
+    // In the document in this order: tags, name, limit, after.
     ApiQuery({
       name: 'tags',
       required: false,
@@ -42,6 +42,13 @@ export function DocumentListPlants(): MethodDecorator {
       explode: true,
       schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: PlantTag.MAX_CODE_POINTS } },
       description: 'Repeatable (`?tags=a&tags=b`): only plants whose tag equals one of them, exactly.',
+    }),
+    ApiQuery({
+      name: 'name',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: PlantNameSearch.MAX_CODE_POINTS },
+      example: 'fougere',
+      description: `At most once: only plants whose name contains this text, compared as a person means it, case- and accent-insensitively (\`fougere\` finds \`Fougère\`, \`MONSTERA\` finds \`Monstera deliciosa\`, \`ß\` finds \`SS\`): both sides are case-folded (full Unicode folding), decomposed (NFKD) and stripped of nonspacing marks. 1 to ${PlantNameSearch.MAX_CODE_POINTS} code points, no control characters, not only white space.`,
     }),
     ApiQuery({
       name: 'limit',
@@ -69,7 +76,7 @@ export function DocumentListPlants(): MethodDecorator {
       headers: {
         Link: {
           description:
-            'RFC 8288: `</plants?limit=…&after=<last id>>; rel="next"` when the page is full; absent on a shorter page.',
+            'RFC 8288: `</plants?tags=…&name=…&limit=…&after=<last id>>; rel="next"` (the same tags and name) when the page is full; absent on a shorter page.',
           schema: { type: 'string' },
           example: '</plants?tags=tropical&limit=2&after=2>; rel="next"',
         },

@@ -5,11 +5,12 @@ export function plantListBody(plants: readonly Plant[]): string {
   return `[${plants.map((plant) => plant.toJsonText()).join(',')}]`;
 }
 
-/** RFC 8288 `Link` to the next page: the same tags and limit, after the last id of this page. */
+/** RFC 8288 `Link` to the next page: the same tags, name and limit, after the last id of this page. */
 export function nextLink(next: PlantPageQuery): string {
-  const { tags, limit, after } = next.toJSON();
+  const { tags, name, limit, after } = next.toJSON();
   const parameters = [
     ...tags.map((tag) => `tags=${encodeURIComponent(tag)}`),
+    ...(name === undefined ? [] : [`name=${encodeURIComponent(name)}`]),
     `limit=${limit}`,
     ...(after === undefined ? [] : [`after=${after}`]),
   ];

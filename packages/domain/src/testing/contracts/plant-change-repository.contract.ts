@@ -1,5 +1,6 @@
 import type { PlantChangeRepository, PlantRetirement } from '../../plants/plant-change-repository.js';
 import { PlantId } from '../../plants/plant-id.js';
+import { PlantNameSearch } from '../../plants/plant-name-search.js';
 import type { PlantReader } from '../../plants/plant-reader.js';
 import type { PlantBatchRepository, PlantProvenance, PlantRepository } from '../../plants/plant-repository.js';
 import { ensure, ensureEqual, outcomeOf, plant, type ContractCheck } from './check.js';
@@ -21,6 +22,13 @@ function id(value: bigint | string): PlantId {
   const parsed = typeof value === 'bigint' ? PlantId.fromBigInt(value) : PlantId.fromLiteral(value);
   if (!(parsed instanceof PlantId)) throw new Error(`contract suite bug: ${parsed.message}`);
   return parsed;
+}
+
+/** Ids of the live plants whose name contains `text` (PlantNameSearch), ascending. */
+async function namesFound(store: PlantReader, text: string): Promise<string[]> {
+  const name = PlantNameSearch.create(text);
+  if (!(name instanceof PlantNameSearch)) throw new Error(`contract suite bug: name ${text}`);
+  return (await store.listPage({ after: undefined, tags: [], name, limit: 100 })).map((p) => p.id.toString());
 }
 
 /** The state as plain data: the plant's plain form and version, or a tombstone's version and time. */
@@ -180,6 +188,31 @@ export function plantChangeRepositoryContract(subject: PlantChangeRepositorySubj
         ensureEqual(won, 1, 'writes that won');
         const state = await store.stateOf(id('1'));
         ensure(state?.version === 2, `the plant is one version on, got ${String(state?.version)}`);
+      },
+    },
+    {
+      name: 'finds a plant by its name as it is now: a replace and a retire change what a name search finds, at once',
+      run: async () => {
+        const store = await subject.empty();
+        await store.insertAllIfAbsent(
+          [
+            plant({ id: '1', name: 'Fougère' }),
+            plant({ id: '2', name: 'Fougère mâle' }),
+            plant({ id: '3', name: 'Aloe' }),
+          ],
+          provenance,
+        );
+        ensureEqual(await namesFound(store, 'fougere'), ['1', '2'], 'fougere after the import');
+        await store.replace(plant({ id: '1', name: 'Capillaire' }), 1, revision);
+        ensureEqual(await namesFound(store, 'fougere'), ['2'], 'fougere after plant 1 is renamed');
+        ensureEqual(await namesFound(store, 'CAPILL'), ['1'], 'CAPILL after plant 1 is renamed');
+        await store.replace(plant({ id: '3', name: 'Aloe fougère' }), 1, revision);
+        ensureEqual(await namesFound(store, 'fougere'), ['2', '3'], 'fougere after plant 3 is renamed');
+        await store.retire(id('2'), 1, retirement);
+        ensureEqual(await namesFound(store, 'fougere'), ['3'], 'fougere after plant 2 is deleted');
+        ensureEqual(await namesFound(store, 'male'), [], 'male after plant 2 is deleted');
+        await store.retire(id('1'), 2, retirement);
+        ensureEqual(await namesFound(store, 'capill'), [], 'capill after plant 1 is deleted');
       },
     },
   ];

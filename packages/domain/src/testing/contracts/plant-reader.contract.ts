@@ -1,4 +1,5 @@
 import { PlantId } from '../../plants/plant-id.js';
+import { PlantNameSearch } from '../../plants/plant-name-search.js';
 import { PlantTag } from '../../plants/plant-tag.js';
 import type { PlantReader } from '../../plants/plant-reader.js';
 import type { PlantProvenance, PlantRepository } from '../../plants/plant-repository.js';
@@ -25,6 +26,27 @@ function tags(...values: string[]): PlantTag[] {
     return tag;
   });
 }
+
+function search(text: string): PlantNameSearch {
+  const found = PlantNameSearch.create(text);
+  if (!(found instanceof PlantNameSearch)) throw new Error(`contract suite bug: name ${text}`);
+  return found;
+}
+
+/** Names a search must tell apart: accents, case, ß, texts that are wildcards or quotes in SQL, LIKE and FTS5. */
+const NAMED = [
+  plant({ id: '1', name: 'Fougère aigle', tag: 'fern' }),
+  plant({ id: '2', name: 'MONSTERA deliciosa', tag: 'aroid' }),
+  plant({ id: '3', name: 'Straße', tag: 'street' }),
+  plant({ id: '4', name: 'STRASSE' }),
+  plant({ id: '5', name: 'Rosa canina', tag: 'rose' }),
+  plant({ id: '6', name: '100% cotton_grass' }),
+  plant({ id: '7', name: `O'Brien's "fern" * OR rose` }),
+  plant({ id: '8', name: 'Ａｌｏｅ ＶＥＲＡ' }),
+  plant({ id: '9', name: 'Σίσυφος' }),
+  plant({ id: '10', name: 'fougere', tag: 'fern' }),
+  plant({ id: '11', name: 'Monstera adansonii', tag: 'aroid' }),
+];
 
 async function seed(store: PlantRepository, plants: readonly Plant[]): Promise<void> {
   for (const p of plants) await store.insertIfAbsent(p, provenance);
@@ -126,6 +148,84 @@ export function plantReaderContract(subject: PlantReaderSubject): ContractCheck[
         ensureEqual(idsOf(await page(tags(`'); --`))), ['7'], 'plants tagged with SQL metacharacters');
         ensureEqual(idsOf(await page(tags('shrub'))), [], 'plants tagged shrub (none)');
         ensureEqual(idsOf(await page([])), ['1', '2', '3', '4', '5', '6', '7'], 'every plant when no tag is asked for');
+      },
+    },
+    {
+      name: 'finds plants whose name contains a text, ignoring case and accents, whatever its length',
+      run: async () => {
+        const store = await subject.empty();
+        await seed(store, NAMED);
+        const found = async (text: string) =>
+          idsOf(await store.listPage({ after: undefined, tags: [], name: search(text), limit: 100 }));
+        ensureEqual(await found('fougere'), ['1', '10'], 'fougere');
+        ensureEqual(await found('FOUGÈRE AIG'), ['1'], 'FOUGÈRE AIG');
+        ensureEqual(await found('monstera'), ['2', '11'], 'monstera');
+        ensureEqual(await found('ß'), ['3', '4', '6'], 'ß');
+        ensureEqual(await found('STRASSE'), ['3', '4'], 'STRASSE');
+        ensureEqual(await found('aloe vera'), ['8'], 'aloe vera in a name of full-width letters');
+        ensureEqual(await found('ΣΙΣΥΦΟΣ'), ['9'], 'ΣΙΣΥΦΟΣ (final sigma, accents)');
+        ensureEqual(await found('%'), ['6'], '% (a LIKE wildcard)');
+        ensureEqual(await found('_'), ['6'], '_ (a LIKE wildcard)');
+        ensureEqual(await found('0% c'), ['6'], '0% c');
+        ensureEqual(await found('"fern" * or'), ['7'], '"fern" * or (FTS5 syntax)');
+        ensureEqual(await found(`o'brien`), ['7'], `o'brien`);
+        ensureEqual(await found('ro'), ['5', '7'], 'ro (two characters)');
+        ensureEqual(await found('e'), ['1', '2', '3', '4', '7', '8', '10', '11'], 'e (one character)');
+        ensureEqual(await found('rosa canina!'), [], 'rosa canina! (longer than any match)');
+        ensureEqual(await found('xyz'), [], 'xyz (nowhere)');
+      },
+    },
+    {
+      name: 'combines a name with tags, and pages the matches by the last id',
+      run: async () => {
+        const store = await subject.empty();
+        await seed(store, NAMED);
+        const page = (text: string, t: PlantTag[], limit: number, after?: bigint) =>
+          store.listPage({
+            after: after === undefined ? undefined : PlantId.fromStored(after),
+            tags: t,
+            name: search(text),
+            limit,
+          });
+        ensureEqual(idsOf(await page('fou', tags('fern'), 10)), ['1', '10'], 'fou tagged fern');
+        ensureEqual(
+          idsOf(await page('fern', tags('fern'), 10)),
+          [],
+          'fern tagged fern (no name holds it but 7, untagged)',
+        );
+        ensureEqual(idsOf(await page('o', tags('aroid', 'rose'), 10)), ['2', '5', '11'], 'o tagged aroid or rose');
+        ensureEqual(idsOf(await page('monstera', [], 1)), ['2'], 'first page of monstera');
+        ensureEqual(idsOf(await page('monstera', [], 1, 2n)), ['11'], 'second page of monstera');
+        ensureEqual(idsOf(await page('monstera', [], 1, 11n)), [], 'third page of monstera');
+        ensureEqual(idsOf(await page('a', [], 3, 3n)), ['4', '5', '6'], 'a, three after 3');
+      },
+    },
+    {
+      name: 'walks the plants a name finds exactly once each, ascending over the int64 range, while inserts run',
+      run: async () => {
+        const store = await subject.empty();
+        const before = EDGE_IDS.flatMap((id, i) => [
+          plant({ id, name: `Ficus lyrata ${i}` }),
+          ...(id === PlantId.MAX ? [] : [plant({ id: id + 1n, name: `Hedera ${i}` })]),
+        ]);
+        await seed(store, before);
+        const wanted = before.filter((p) => p.name.value.startsWith('Ficus')).map((p) => p.id.value);
+        const seen: bigint[] = [];
+        let after: PlantId | undefined;
+        for (let writer = 0; ; writer++) {
+          const page = await store.listPage({ after, tags: [], name: search('FICUS LYR'), limit: 2 });
+          seen.push(...page.map((p) => p.id.value));
+          for (const id of [BigInt(writer) * 7n + 100n, -1000n - BigInt(writer)])
+            await store.insertIfAbsent(plant({ id, name: `ficus lyrata during ${writer}` }), provenance);
+          if (page.length < 2) break;
+          after = page[page.length - 1]!.id;
+        }
+        ensureEqual(new Set(seen).size, seen.length, 'plants seen more than once in the walk');
+        for (const id of wanted) ensure(seen.includes(id), `the walk missed plant ${id}, stored before it began`);
+        ensure(
+          seen.every((v, i) => i === 0 || seen[i - 1]! < v),
+          `the walk is not ascending: ${seen.join(', ')}`,
+        );
       },
     },
     {

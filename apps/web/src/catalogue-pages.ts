@@ -1,10 +1,16 @@
-import type { ListedPlant } from '@plantstore/client';
+import type { ListedPlant, PlantFeedChange } from '@plantstore/client';
 
 /** One page of the catalogue as the page shows it: its plants and its number, from 1. */
 export interface CataloguePage {
   readonly plants: readonly ListedPlant[];
   readonly number: number;
 }
+
+/** What a change from the feed did to the pages read: on which page, and to which plant. */
+export type PageChange =
+  | { readonly page: number; readonly kind: 'changed'; readonly before: ListedPlant; readonly plant: ListedPlant }
+  | { readonly page: number; readonly kind: 'added'; readonly plant: ListedPlant }
+  | { readonly page: number; readonly kind: 'removed'; readonly plant: ListedPlant; readonly deleted: boolean };
 
 /**
  * The catalogue walked a page at a time, as the API links its pages (`Link rel="next"`, which
@@ -13,7 +19,9 @@ export interface CataloguePage {
  * what was added since.
  */
 export class CataloguePages {
-  private readonly pages: (readonly ListedPlant[])[] = [];
+  private readonly pages: ListedPlant[][] = [];
+  /** Whether each page came full from the API: then the next page starts after its last id. */
+  private readonly cameFull: boolean[] = [];
   private index = -1;
   private ended = false;
   private pendingRead: Promise<boolean> | undefined;
@@ -47,7 +55,7 @@ export class CataloguePages {
   /** Another page may follow: one is read already, or this one is full (the API links a full page to the next). */
   get mayHaveNext(): boolean {
     if (this.index + 1 < this.pages.length) return true;
-    return !this.ended && this.pages.length > 0 && this.pages[this.index]!.length === this.pageSize;
+    return !this.ended && this.pages.length > 0 && this.cameFull[this.index] === true;
   }
 
   /**
@@ -79,7 +87,8 @@ export class CataloguePages {
       this.ended = true;
       return false;
     }
-    this.pages.push(result.value);
+    this.pages.push([...result.value]);
+    this.cameFull.push(result.value.length === this.pageSize);
     this.index++;
     if (result.value.length < this.pageSize) this.ended = true;
     return true;
@@ -87,5 +96,49 @@ export class CataloguePages {
 
   previous(): void {
     if (this.hasPrevious) this.index--;
+  }
+
+  /**
+   * Brings the pages read up to a change from the feed (a plant's state now, `tag` the walk's
+   * filter): a plant shown is changed or removed; a new plant (or one that now has the tag) is
+   * added to the page whose id range holds it, in id order, but never beyond what was read while
+   * the walk goes on (the API will list it on a later page). Undefined when no page read shows it.
+   */
+  apply(change: PlantFeedChange, tag: string | undefined): PageChange | undefined {
+    const belongs = !change.deleted && (tag === undefined || change.tag === tag);
+    const plant: ListedPlant | undefined = change.deleted
+      ? undefined
+      : change.tag === undefined
+        ? { id: change.id, name: change.name }
+        : { id: change.id, name: change.name, tag: change.tag };
+    for (const [index, plants] of this.pages.entries()) {
+      const at = plants.findIndex((shown) => shown.id === change.id);
+      if (at === -1) continue;
+      const before = plants[at]!;
+      if (plant === undefined || !belongs) {
+        plants.splice(at, 1);
+        return { page: index + 1, kind: 'removed', plant: before, deleted: change.deleted };
+      }
+      if (before.name === plant.name && before.tag === plant.tag) return undefined;
+      plants[at] = plant;
+      return { page: index + 1, kind: 'changed', before, plant };
+    }
+    if (plant === undefined || !belongs) return undefined;
+    const index = this.pages.findIndex((_, i) => this.holds(i, plant.id));
+    if (index === -1) return undefined;
+    const plants = this.pages[index]!;
+    const at = plants.findIndex((shown) => shown.id > plant.id);
+    plants.splice(at === -1 ? plants.length : at, 0, plant);
+    return { page: index + 1, kind: 'added', plant };
+  }
+
+  /** Whether page `index`'s id range holds `id`: after the last id of the pages before, up to its own last id when the API listed more after it. */
+  private holds(index: number, id: bigint): boolean {
+    const lastBefore = this.pages.slice(0, index).flat().at(-1)?.id;
+    if (lastBefore !== undefined && id <= lastBefore) return false;
+    // The last page read holds every id after it once the API has nothing after it.
+    if (index === this.pages.length - 1 && (this.ended || !this.cameFull[index])) return true;
+    const last = this.pages[index]!.at(-1)?.id;
+    return last === undefined || id < last;
   }
 }

@@ -1,5 +1,6 @@
 import { PlantStoreClient } from '@plantstore/client';
-import { CataloguePages } from './catalogue-pages.js';
+import { CataloguePages, type PageChange } from './catalogue-pages.js';
+import { LiveFeed } from './live-feed.js';
 import { fragmentOf, routeOf, type Route } from './routes.js';
 import type { TokenSession } from './token-session.js';
 import { catalogueView } from './views/catalogue-view.js';
@@ -27,6 +28,7 @@ export interface PageElements {
 export class PageApp {
   private leaving = new AbortController();
   private client: PlantStoreClient | undefined;
+  private feed: LiveFeed | undefined;
   private walk: { readonly tag: string | undefined; readonly pages: CataloguePages } | undefined;
   private notice = '';
 
@@ -57,8 +59,11 @@ export class PageApp {
   }
 
   private viewOf(route: Route, token: string): View {
-    if (this.client === undefined) this.client = new PlantStoreClient({ baseUrl: this.origin, token });
-    const context = this.context(this.client, this.leaving.signal);
+    if (this.client === undefined) {
+      this.client = new PlantStoreClient({ baseUrl: this.origin, token });
+      this.feed = new LiveFeed(this.client);
+    }
+    const context = this.context(this.client, this.feed!, this.leaving.signal);
     switch (route.view) {
       case 'catalogue':
         return catalogueView(route.tag, context);
@@ -71,7 +76,7 @@ export class PageApp {
     }
   }
 
-  private context(client: PlantStoreClient, signal: AbortSignal): ViewContext {
+  private context(client: PlantStoreClient, feed: LiveFeed, signal: AbortSignal): ViewContext {
     return {
       client,
       signal,
@@ -98,6 +103,17 @@ export class PageApp {
       catalogueChanged: () => {
         this.walk = undefined;
       },
+      // The walk kept is brought up to every change, whichever view is shown, as the cursor moves on.
+      follow: (apply) =>
+        void feed.follow(signal, (changes) => {
+          const walk = this.walk;
+          const inCatalogue: PageChange[] = [];
+          for (const change of changes) {
+            const applied = walk?.pages.apply(change, walk.tag);
+            if (applied !== undefined) inCatalogue.push(applied);
+          }
+          apply(changes, inCatalogue);
+        }),
       useAnotherToken: () => this.useAnotherToken(''),
     };
   }
@@ -105,6 +121,7 @@ export class PageApp {
   private useAnotherToken(notice: string): void {
     this.session.forget();
     this.client = undefined;
+    this.feed = undefined;
     this.walk = undefined;
     this.notice = notice;
     this.show(location.hash);

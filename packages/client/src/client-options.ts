@@ -6,7 +6,7 @@ import type { Fetch, Sleep, TransportSettings } from './retrying-transport.js';
 export interface PlantStoreClientOptions {
   /** Where the API is served, e.g. `https://plants.example.com` or `http://127.0.0.1:3000/`. */
   readonly baseUrl: string | URL;
-  /** An API token (`pst_…`): `plants:write` to create, change and delete, `plants:read` to get and list. */
+  /** An API token (`pst_` and 43 letters, digits, `-` or `_`): `plants:write` to create, change and delete, `plants:read` to read. */
   readonly token: string;
   readonly retry?: Partial<RetryOptions>;
   /** One attempt that has not been answered by then is abandoned and counts as a network failure. */
@@ -24,19 +24,50 @@ export interface PlantStoreClientOptions {
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 export const DEFAULT_DEADLINE_MS = 30_000;
 
-// An RFC 6750 b64token: what a Bearer credential may be, and what a header can carry.
-const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+// The shape of every API token the server issues: `pst_` and 32 random bytes in base64url. The
+// server refuses any other without looking it up; the client says so before a request is sent.
+const API_TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
+
+/** The options a client takes; any other (a removed one, a typo) is refused, not ignored. */
+const OPTIONS: ReadonlySet<string> = new Set([
+  'baseUrl',
+  'token',
+  'retry',
+  'attemptTimeoutMs',
+  'defaultDeadlineMs',
+  'fetch',
+  'sleep',
+  'random',
+  'now',
+]);
+const RETRY_OPTIONS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_RETRY));
+
+/** Options that existed once, and what replaced them. */
+const REMOVED: Readonly<Record<string, string>> = {
+  'retry.maxAttempts':
+    'retry.maxAttempts was removed in 2.0.0: a call retries until its deadline; give the call a `deadline`, or the client `defaultDeadlineMs`',
+  'retry.maxRetryAfterMs':
+    "retry.maxRetryAfterMs was removed in 2.0.0: a Retry-After that ends past the call's deadline ends the call at once; give the call a `deadline`, or the client `defaultDeadlineMs`",
+};
 
 /** What a client sends to, and how its transport behaves: its options checked, defaults filled in. */
 export function clientSettings(options: PlantStoreClientOptions): { plantsUrl: URL; transport: TransportSettings } {
   if (typeof options !== 'object' || options === null)
     throw new PlantStoreInputError(`a client is made with options { baseUrl, token } (got ${describe(options)})`);
-  if (typeof options.token !== 'string' || !BEARER_TOKEN.test(options.token))
+  refuseUnknown(options, OPTIONS, '');
+  if (typeof options.token !== 'string' || !API_TOKEN.test(options.token))
     throw new PlantStoreInputError(
       options.token === ''
         ? 'token is empty: give an API token (pst_…), made with `plantstore token create`'
-        : 'token is not an API token: letters, digits and -._~+/ only, as `plantstore token create` prints it',
+        : 'token is not an API token: `pst_` and 43 letters, digits, - or _, whole, as `plantstore token create` prints it',
     );
+  if (options.retry !== undefined) {
+    if (typeof options.retry !== 'object' || options.retry === null)
+      throw new PlantStoreInputError(
+        `retry is an object { baseDelayMs?, maxDelayMs? } (got ${describe(options.retry)})`,
+      );
+    refuseUnknown(options.retry, RETRY_OPTIONS, 'retry.');
+  }
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   return {
     plantsUrl: plantsUrl(options.baseUrl),
@@ -55,6 +86,18 @@ export function clientSettings(options: PlantStoreClientOptions): { plantsUrl: U
       now: options.now ?? Date.now,
     },
   };
+}
+
+/** JavaScript callers get no type check: an option the client does not know would silently do nothing. */
+function refuseUnknown(options: object, known: ReadonlySet<string>, prefix: string): void {
+  for (const key of Object.keys(options)) {
+    const name = prefix + key;
+    if (known.has(key)) continue;
+    throw new PlantStoreInputError(
+      REMOVED[name] ??
+        `${name} is not an option of the client (it takes ${[...known].map((k) => prefix + k).join(', ')})`,
+    );
+  }
 }
 
 /** `{baseUrl}/plants`; a base URL fetch could not use is refused when the client is made. */

@@ -1,7 +1,19 @@
 export { PlantStoreClient } from './plant-store-client.js';
 export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_DEADLINE_MS, type PlantStoreClientOptions } from './client-options.js';
 export type { CallOptions, ConditionalCallOptions } from './retrying-transport.js';
-export type { ListedPlant, ListPlantsQuery, NewPlant, Plant, PlantChange, PlantWithEtag } from './plant-types.js';
+export type {
+  ChangesPage,
+  ChangesQuery,
+  FollowedChanges,
+  ListedPlant,
+  ListPlantsQuery,
+  NewPlant,
+  Plant,
+  PlantChange,
+  PlantFeedChange,
+  PlantWithEtag,
+} from './plant-types.js';
+export { DEFAULT_SILENCE_TIMEOUT_MS, type FollowChangesOptions } from './change-follower.js';
 export {
   PlantStoreApiError,
   PlantStoreDeadlineError,

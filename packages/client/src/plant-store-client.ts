@@ -1,8 +1,26 @@
-import { nextTarget, readPlant, readPlantList, readPlantWithEtag } from './answers.js';
+import { nextTarget, readChangesPage, readPlant, readPlantList, readPlantWithEtag } from './answers.js';
+import { ChangeFollower, type FollowChangesOptions } from './change-follower.js';
 import { clientSettings, type PlantStoreClientOptions } from './client-options.js';
 import { idLiteral, type PlantId } from './plant-id.js';
-import type { ListedPlant, ListPlantsQuery, NewPlant, Plant, PlantChange, PlantWithEtag } from './plant-types.js';
-import { ifMatchHeader, listSearchParams, newPlantBody, plantChangeBody } from './requests.js';
+import type {
+  ChangesPage,
+  ChangesQuery,
+  FollowedChanges,
+  ListedPlant,
+  ListPlantsQuery,
+  NewPlant,
+  Plant,
+  PlantChange,
+  PlantWithEtag,
+} from './plant-types.js';
+import {
+  changesSearchParams,
+  checkFollowOptions,
+  ifMatchHeader,
+  listSearchParams,
+  newPlantBody,
+  plantChangeBody,
+} from './requests.js';
 import { RetryingTransport, type CallOptions, type ConditionalCallOptions } from './retrying-transport.js';
 
 interface Page {
@@ -19,11 +37,15 @@ interface Page {
 export class PlantStoreClient {
   private readonly plantsUrl: URL;
   private readonly transport: RetryingTransport;
+  private readonly follower: ChangeFollower;
 
   constructor(options: PlantStoreClientOptions) {
     const { plantsUrl, transport } = clientSettings(options);
     this.plantsUrl = plantsUrl;
     this.transport = new RetryingTransport(transport);
+    this.follower = new ChangeFollower(transport, new URL('plants/changes', plantsUrl), (query, signal) =>
+      this.changesPage(query, signal === undefined ? {} : { signal }),
+    );
   }
 
   /**
@@ -101,6 +123,33 @@ export class PlantStoreClient {
       yield page.plants;
       url = page.next;
     }
+  }
+
+  /**
+   * GET /plants/changes: one page of the change feed, the plants changed after the cursor
+   * `after` (from the beginning when absent) at their state now, deletions included, and
+   * `next`, the cursor to ask with next time. A cursor stays valid for ever; one the store
+   * cannot have issued is a PlantStoreApiError 400 (40004).
+   */
+  async changesPage(query: ChangesQuery = {}, call: CallOptions = {}): Promise<ChangesPage> {
+    const url = new URL('plants/changes', this.plantsUrl);
+    url.search = changesSearchParams(query).toString();
+    return await this.transport.send(
+      { method: 'GET', url, successStatus: 200, read: (_, text) => readChangesPage(text) },
+      call,
+    );
+  }
+
+  /**
+   * Follows the change feed for as long as the loop runs: the pages after `after` until it has
+   * caught up (the batch with `caughtUp` true, empty on an empty store), then each change as it
+   * commits, over Server-Sent Events. A dropped stream is opened again from the last cursor,
+   * so nothing is missed or seen twice. Ends only with `break`, the signal, or an error (an
+   * outage past `defaultDeadlineMs`, a revoked token…).
+   */
+  followChanges(options: FollowChangesOptions = {}): AsyncGenerator<FollowedChanges, never> {
+    const limit = checkFollowOptions(options);
+    return this.follower.follow(options, limit);
   }
 
   private plantUrl(id: PlantId): URL {

@@ -33,3 +33,39 @@ export interface ListPlantsQuery {
   readonly tags?: readonly string[];
   readonly limit?: number;
 }
+
+/**
+ * A plant's state in the change feed, as of the read: live with its name and tag, or deleted
+ * (its id retired for good). `version` is 1 at its create and grows by one with each change, the
+ * deletion included: a follower never sees it go down.
+ */
+export type PlantFeedChange =
+  | {
+      readonly id: bigint;
+      readonly version: number;
+      readonly deleted: false;
+      readonly name: string;
+      readonly tag?: string;
+    }
+  | { readonly id: bigint; readonly version: number; readonly deleted: true };
+
+/** One page of the change feed, and the cursor to ask with next time (at the same place when `changes` is empty). */
+export interface ChangesPage {
+  readonly changes: readonly PlantFeedChange[];
+  readonly next: string;
+}
+
+/** Which page of the feed: the changes after the cursor `after` (from the beginning when absent), `limit` at most (1–1000, 100 by default). */
+export interface ChangesQuery {
+  readonly after?: string | undefined;
+  readonly limit?: number;
+}
+
+/**
+ * What `followChanges` yields: changes in the feed's order and the cursor after them (keep it
+ * to resume from there). `caughtUp` is true once the follower has read every change that existed
+ * when it began: from then on each batch is one change as it commits.
+ */
+export interface FollowedChanges extends ChangesPage {
+  readonly caughtUp: boolean;
+}

@@ -2,7 +2,9 @@ import { IF_MATCH } from './entity-tags.js';
 import { PlantStoreInputError } from './errors.js';
 import { describe } from './describe.js';
 import { idLiteral } from './plant-id.js';
-import type { ListPlantsQuery, NewPlant, PlantChange } from './plant-types.js';
+import type { ChangesQuery, ListPlantsQuery, NewPlant, PlantChange } from './plant-types.js';
+import { isCursor } from './answers.js';
+import type { FollowChangesOptions } from './change-follower.js';
 
 /**
  * Request bodies and headers from what the caller handed over. Only what the client must know to
@@ -57,12 +59,52 @@ export function listSearchParams(query: ListPlantsQuery): URLSearchParams {
   if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string'))
     throw new PlantStoreInputError(`tags is an array of strings (got ${describe(tags)})`);
   for (const tag of tags) params.append('tags', tag);
-  if (limit !== undefined) {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-      throw new PlantStoreInputError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${describe(limit)})`);
-    params.set('limit', String(limit));
-  }
+  if (limit !== undefined) params.set('limit', String(checkedLimit(limit)));
   return params;
+}
+
+/** GET /plants/changes's query: `after` and `limit` when given. */
+export function changesSearchParams(query: ChangesQuery): URLSearchParams {
+  if (!isObject(query))
+    throw new PlantStoreInputError(`a changes query is an object { after?, limit? } (got ${describe(query)})`);
+  const params = new URLSearchParams();
+  if (query.after !== undefined) params.set('after', checkedCursor(query.after));
+  if (query.limit !== undefined) params.set('limit', String(checkedLimit(query.limit)));
+  return params;
+}
+
+const DEFAULT_FOLLOW_LIMIT = 100;
+
+/** followChanges's options checked before anything is sent; the page size it catches up with. */
+export function checkFollowOptions(options: FollowChangesOptions): number {
+  if (!isObject(options))
+    throw new PlantStoreInputError(
+      `followChanges takes { after?, limit?, signal?, silenceTimeoutMs? } (got ${describe(options)})`,
+    );
+  if (options.after !== undefined) checkedCursor(options.after);
+  const { silenceTimeoutMs } = options;
+  if (
+    silenceTimeoutMs !== undefined &&
+    (typeof silenceTimeoutMs !== 'number' || !Number.isFinite(silenceTimeoutMs) || silenceTimeoutMs < 1)
+  )
+    throw new PlantStoreInputError(
+      `silenceTimeoutMs is a number of milliseconds from 1 up (got ${describe(silenceTimeoutMs)})`,
+    );
+  return options.limit === undefined ? DEFAULT_FOLLOW_LIMIT : checkedLimit(options.limit);
+}
+
+function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new PlantStoreInputError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${describe(limit)})`);
+  return limit;
+}
+
+function checkedCursor(after: string): string {
+  if (!isCursor(after))
+    throw new PlantStoreInputError(
+      `after is a cursor as the feed handed it out, \`next\` of a page (got ${describe(after)})`,
+    );
+  return after;
 }
 
 function isObject(value: unknown): value is object {

@@ -161,7 +161,7 @@ function instant(deadline: Date | number): number {
 }
 
 /** An Error body becomes the API error of its status; anything else is not the API's answer. */
-function errorFrom(status: number, text: string, retryAfterMs: number | undefined): PlantStoreError {
+export function errorFrom(status: number, text: string, retryAfterMs: number | undefined): PlantStoreError {
   const body = status >= 400 ? readErrorBody(text) : undefined;
   if (body === undefined) return new PlantStoreUnexpectedResponseError(status, excerpt(text));
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1_000);
@@ -195,6 +195,7 @@ function describeExchange(exchange: Exchange<unknown>): string {
   return `${exchange.method} ${exchange.url.href}`;
 }
 
-function excerpt(text: string): string {
+/** The start of a body, for an error's message and the log. */
+export function excerpt(text: string): string {
   return text.slice(0, BODY_EXCERPT_LENGTH);
 }

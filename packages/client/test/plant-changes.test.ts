@@ -15,6 +15,7 @@ import {
   ok,
   scripted,
   times,
+  TEST_TOKEN,
 } from './support/scripted-fetch.js';
 
 /** Changing and deleting plants (PUT and DELETE /plants/{id}, with If-Match), against a scripted fetch. */
@@ -35,7 +36,7 @@ describe('updatePlant', () => {
     const headers = headersOf(sent[0]!);
     expect(headers.get('if-match')).toBe(v1);
     expect(headers.get('content-type')).toBe('application/json');
-    expect(headers.get('authorization')).toBe('Bearer pst_test');
+    expect(headers.get('authorization')).toBe(`Bearer ${TEST_TOKEN}`);
   });
 
   it('without a tag sends none (the plant loses its tag), and without ifMatch sends no If-Match', async () => {

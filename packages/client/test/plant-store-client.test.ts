@@ -7,7 +7,16 @@ import {
   PlantStoreUnexpectedResponseError,
   type PlantStoreClientOptions,
 } from '../src/index.js';
-import { apiError, connectionRefused, headersOf, json, ok, scripted, text } from './support/scripted-fetch.js';
+import {
+  apiError,
+  connectionRefused,
+  headersOf,
+  json,
+  ok,
+  scripted,
+  TEST_TOKEN,
+  text,
+} from './support/scripted-fetch.js';
 
 /** Creating, reading and listing plants, and what the client refuses, against a scripted fetch. */
 
@@ -21,7 +30,7 @@ describe('createPlant', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe('https://plants.example/api/plants');
     expect(sent[0]!.init.method).toBe('POST');
-    expect(headersOf(sent[0]!).get('authorization')).toBe('Bearer pst_test');
+    expect(headersOf(sent[0]!).get('authorization')).toBe(`Bearer ${TEST_TOKEN}`);
     expect(headersOf(sent[0]!).get('content-type')).toBe('application/json');
     expect(sent[0]!.init.body).toBe('{"id":9223372036854775807,"name":"Fern","tag":"fern"}');
   });
@@ -119,19 +128,42 @@ describe('what the client refuses before sending anything: a PlantStoreInputErro
     expect(sent).toHaveLength(0);
   });
 
-  const valid: PlantStoreClientOptions = { baseUrl: 'https://plants.example', token: 'pst_abc-_123' };
+  const valid: PlantStoreClientOptions = { baseUrl: 'https://plants.example', token: `pst_abc-_123${'z'.repeat(35)}` };
   it.each([
     ['a base URL that is not a URL', { baseUrl: 'plants.example' }, /baseUrl is an absolute URL/],
     ['a base URL that is not http(s)', { baseUrl: 'ftp://plants.example' }, /http: or https:/],
     ['a base URL with a password in it', { baseUrl: 'https://me:secret@plants.example' }, /user name or password/],
     ['an empty token', { token: '' }, /token is empty/],
     ['a token that cannot be a header', { token: 'pst_a\r\nx-injected: 1' }, /not an API token/],
+    ['a token without the pst_ prefix', { token: 'A'.repeat(47) }, /not an API token: `pst_` and 43/],
+    ['a token cut short', { token: `pst_${'A'.repeat(42)}` }, /not an API token/],
+    ['a token one character too long', { token: `pst_${'A'.repeat(44)}` }, /not an API token/],
+    ['a token in base64 rather than base64url', { token: `pst_${'A'.repeat(42)}+` }, /not an API token/],
+    ['a token with its scheme', { token: `Bearer pst_${'A'.repeat(43)}` }, /not an API token/],
+    [
+      'the retry count 1.0.0 took',
+      { retry: { maxAttempts: 3 } },
+      /retry.maxAttempts was removed in 2.0.0: a call retries until its deadline; give the call a `deadline`, or the client `defaultDeadlineMs`/,
+    ],
+    ['the Retry-After cap 1.0.0 took', { retry: { maxRetryAfterMs: 1_000 } }, /retry.maxRetryAfterMs was removed/],
+    [
+      'a misspelt option',
+      { defaultDeadline: 5_000 },
+      /defaultDeadline is not an option of the client \(it takes baseUrl, token, retry,/,
+    ],
+    [
+      'a misspelt retry option',
+      { retry: { baseDelay: 10 } },
+      /retry.baseDelay is not an option of the client \(it takes retry.baseDelayMs, retry.maxDelayMs\)/,
+    ],
+    ['retry that is not an object', { retry: 5 }, /retry is an object/],
     ['a negative attempt timeout', { attemptTimeoutMs: -1 }, /attemptTimeoutMs/],
     ['a default deadline of no time', { defaultDeadlineMs: 0 }, /defaultDeadlineMs/],
     ['an endless default deadline', { defaultDeadlineMs: Number.POSITIVE_INFINITY }, /defaultDeadlineMs/],
     ['a backoff that is not a number', { retry: { baseDelayMs: Number.NaN } }, /retry.baseDelayMs/],
   ])('a client made with %s', (_, options, message) => {
-    const make = () => new PlantStoreClient({ ...valid, ...options });
+    // As JavaScript would call it: options the types refuse are what this checks.
+    const make = () => new PlantStoreClient({ ...valid, ...options } as PlantStoreClientOptions);
     expect(make).toThrow(PlantStoreInputError);
     expect(make).toThrow(message);
   });
@@ -281,18 +313,24 @@ describe('getPlant', () => {
       ['GET', 'https://plants.example/api/plants/-9007199254740993'],
     ]);
     expect(sent[0]!.init.body).toBeUndefined();
-    expect(headersOf(sent[0]!).get('authorization')).toBe('Bearer pst_test');
+    expect(headersOf(sent[0]!).get('authorization')).toBe(`Bearer ${TEST_TOKEN}`);
     expect(headersOf(sent[0]!).get('content-type')).toBeNull();
   });
 
   it.each([
-    ['no ETag', {}],
-    ['an ETag without quotes', { etag: 'abc' }],
-  ])('a 200 with %s is a PlantStoreUnexpectedResponseError naming the ETag', async (_, headers) => {
-    const { client } = scripted([ok('Fern', headers)]);
-    const error = await client.getPlant(5n).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PlantStoreUnexpectedResponseError);
-    expect((error as Error).message).toMatch(/ETag/);
+    [
+      'no ETag',
+      {},
+      /no ETag header: the API sends one with every 200 Plant, and the client refuses an answer without it/,
+    ],
+    ['an ETag without quotes', { etag: 'abc' }, /the ETag header is not an entity tag: abc/],
+  ])('a 200 with %s is a PlantStoreUnexpectedResponseError saying why', async (_, headers, message) => {
+    const { client } = scripted([ok('Fern', headers), ok('Fern', headers)]);
+    for (const call of [() => client.getPlant(5n), () => client.updatePlant(5n, { name: 'Fern' })]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PlantStoreUnexpectedResponseError);
+      expect((error as Error).message).toMatch(message);
+    }
   });
 
   it('rejects 404 as a PlantStoreApiError with code 40402, without retrying', async () => {
@@ -360,8 +398,14 @@ describe('listPlants', () => {
     [
       'an id past int64',
       '[{"id":1,"name":"a"},{"id":9223372036854775808,"name":"b"}]',
-      /item 1: its id 9223372036854775808 is not an int64/,
+      /item 1: its id 9223372036854775808 \(as the server sent it\) is not an int64/,
     ],
+    [
+      'an id in exponent notation',
+      '[{"id":1e2,"name":"a"}]',
+      /item 0: its id 1e2 \(as the server sent it\) is not an int64/,
+    ],
+    ['an id with a fraction', '[{"id":7.0,"name":"a"}]', /item 0: its id 7.0 \(as the server sent it\)/],
     ['an id below int64', '[{"id":-9223372036854775809,"name":"a"}]', /item 0: its id -9223372036854775809/],
     ['an id with a leading zero', '[{"id":-01,"name":"a"}]', /item 0: its id/],
     ['an id written as a string', '[{"id":"7","name":"a"}]', /item 0: its id/],

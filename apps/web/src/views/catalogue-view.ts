@@ -1,9 +1,10 @@
 import type { ListedPlant } from '@plantstore/client';
 import { PlantPageQuery, PlantQueryError } from '@plantstore/domain';
-import type { CataloguePages } from '../catalogue-pages.js';
+import type { CataloguePages, PageChange } from '../catalogue-pages.js';
 import { h, viewHeading } from '../dom.js';
 import { fragmentOf } from '../routes.js';
 import { failureAlert } from './failure-alert.js';
+import { pageChangeText } from './live-text.js';
 import { isLeft, type View, type ViewContext } from './view-context.js';
 
 /** The catalogue a page at a time, optionally only the plants with one tag; each plant opens its own view. */
@@ -13,10 +14,47 @@ export function catalogueView(tag: string | undefined, context: ViewContext): Vi
   const element = h('section', { class: 'view' }, heading, tagFilter(tag, context), results);
   const pages = context.catalogue(tag);
   const show = (moveFocus: boolean) => showPage(pages, results, tag, context, moveFocus);
+  // Changes made elsewhere show without a reload, from once the first page is there.
+  const follow = () => context.follow((_, inCatalogue) => showChanges(inCatalogue, pages, results, tag, context));
   // A page still being read (asked for by a view the person left) is waited for, not read twice.
-  if (pages.current === undefined || pages.busy) void turn(pages, results, context, () => pages.next(), show);
-  else show(false);
+  if (pages.current === undefined || pages.busy)
+    void turn(pages, results, context, () => pages.next(), show).then(() => {
+      if (!isLeft(context) && pages.current !== undefined) follow();
+    });
+  else {
+    show(false);
+    follow();
+  }
   return { element, focus: heading };
+}
+
+/**
+ * What changes from the feed did to the pages read: the page shown is redrawn in place (the
+ * focus stays on the plant it was on, if it is still there) and its changes told politely.
+ */
+function showChanges(
+  changes: readonly PageChange[],
+  pages: CataloguePages,
+  results: HTMLElement,
+  tag: string | undefined,
+  context: ViewContext,
+): void {
+  const told = changes
+    .filter((change) => change.page === pages.current?.number)
+    .map((change) => pageChangeText(change, tag));
+  const listing = results.querySelector('.listing');
+  if (told.length === 0 || listing === null) return;
+  const focusedId = document.activeElement?.closest('tr')?.getAttribute('data-id');
+  const hadFocus = listing.contains(document.activeElement);
+  listing.replaceChildren(pageBody(pages.current!.plants, tag));
+  if (hadFocus) {
+    const same =
+      focusedId === null || focusedId === undefined
+        ? null
+        : listing.querySelector<HTMLElement>(`tr[data-id="${focusedId}"] a`);
+    (same ?? results.querySelector<HTMLElement>('h2'))?.focus();
+  }
+  context.announce(told.join(' '));
 }
 
 /** A form of its own: the tag is checked by the domain's query rules before anything is sent. */
@@ -92,19 +130,22 @@ function showPage(
     next.disabled = true;
     void turn(pages, results, context, () => pages.next(), show);
   });
-  const body =
-    page.plants.length === 0
-      ? h('p', {}, tag === undefined ? 'The catalogue has no plants yet.' : `No plant is tagged “${tag}”.`)
-      : plantTable(page.plants);
+  const body = h('div', { class: 'listing' }, pageBody(page.plants, tag));
   results.replaceChildren(title, body, h('nav', { 'aria-label': 'Catalogue pages', class: 'pager' }, previous, next));
   if (moveFocus) title.focus();
+}
+
+function pageBody(plants: readonly ListedPlant[], tag: string | undefined): HTMLElement {
+  return plants.length === 0
+    ? h('p', {}, tag === undefined ? 'The catalogue has no plants yet.' : `No plant is tagged “${tag}”.`)
+    : plantTable(plants);
 }
 
 function plantTable(plants: readonly ListedPlant[]): HTMLTableElement {
   const rows = plants.map(({ id, name, tag }) =>
     h(
       'tr',
-      {},
+      { 'data-id': id.toString() },
       h('td', { class: 'id' }, id.toString()),
       h('td', {}, h('a', { href: fragmentOf({ view: 'plant', id: id.toString() }) }, name)),
       h('td', {}, tag ?? h('span', { class: 'none' }, 'no tag')),

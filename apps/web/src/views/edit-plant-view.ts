@@ -1,4 +1,4 @@
-import type { PlantChange, PlantWithEtag } from '@plantstore/client';
+import type { Plant, PlantChange, PlantFeedChange, PlantWithEtag } from '@plantstore/client';
 import type { PlantId } from '@plantstore/domain';
 import { saveChange, type SaveOutcome } from '../conditional-changes.js';
 import { h, viewHeading } from '../dom.js';
@@ -7,6 +7,7 @@ import { fragmentOf } from '../routes.js';
 import { deletedState, retiredId } from './deleted-state.js';
 import { editConflict } from './edit-conflict.js';
 import { failureAlert } from './failure-alert.js';
+import { liveContent, nameAndTag } from './live-text.js';
 import { field, showCheck } from './plant-fields.js';
 import { loadPlant, plantIdIn } from './plant-loader.js';
 import { callOptions, isLeft, type View, type ViewContext } from './view-context.js';
@@ -46,16 +47,33 @@ function editForm(id: PlantId, read: PlantWithEtag, context: ViewContext): HTMLE
     summary,
     h('div', { class: 'buttons' }, submit, cancel),
   );
-  const area = h('div', {}, form);
+  // Said as soon as the plant changes elsewhere, before a save would run into 412 (or 410).
+  const meanwhile = h('p', { class: 'meanwhile', hidden: true });
+  const area = h('div', {}, meanwhile, form);
   const plantId = id.toString();
+  /** The version the form was opened on (or the person last chose over), and a save under way. */
+  let known: Plant = read.plant;
+  let saving: PlantChange | undefined;
+
+  context.follow((changes) => {
+    const latest = changes.filter((change) => change.id === id.value).at(-1);
+    if (latest === undefined || !area.contains(form)) return;
+    const text = meanwhileText(latest, known, saving);
+    if (text === undefined) return;
+    meanwhile.textContent = text;
+    meanwhile.hidden = false;
+    context.announce(text);
+  });
 
   /** Sends `change` over the version `etag` names; `busy` are the buttons to hold meanwhile, `told` where a failure goes. */
   const save = (change: PlantChange, etag: string, busy: readonly HTMLButtonElement[], told: HTMLElement): void => {
     for (const button of busy) button.disabled = true;
     told.replaceChildren();
+    saving = change;
     context.announce(`Saving plant ${plantId}…`);
     saveChange(context.client, id.value, change, etag, callOptions(context)).then(
       (result) => {
+        saving = undefined;
         // Saved, changed by someone or deleted: the catalogue read before is not the store's now.
         context.catalogueChanged();
         if (isLeft(context)) return;
@@ -63,6 +81,7 @@ function editForm(id: PlantId, read: PlantWithEtag, context: ViewContext): HTMLE
         settled(change, result);
       },
       (error: unknown) => {
+        saving = undefined;
         if (isLeft(context)) return;
         context.announce('');
         for (const button of busy) button.disabled = false;
@@ -76,6 +95,7 @@ function editForm(id: PlantId, read: PlantWithEtag, context: ViewContext): HTMLE
       case 'saved':
         return context.go({ view: 'plant', id: plantId }, `Plant ${plantId} was saved.`);
       case 'changed': {
+        known = result.current.plant;
         const conflict = editConflict(result.current.plant, change);
         conflict.saveMine.addEventListener('click', () =>
           save(change, result.current.etag, [conflict.saveMine, conflict.keepStored], conflict.summary),
@@ -104,4 +124,17 @@ function editForm(id: PlantId, read: PlantWithEtag, context: ViewContext): HTMLE
     if (showCheck({ name, tag }, summary, checked)) save(checked.change, read.etag, [submit], summary);
   });
   return area;
+}
+
+/**
+ * What the edit view says of a change made elsewhere to the plant it edits, or undefined when
+ * the plant is still as the form was opened on (or is what this view is saving).
+ */
+function meanwhileText(change: PlantFeedChange, known: Plant, saving: PlantChange | undefined): string | undefined {
+  const now = liveContent(change);
+  if (now === undefined)
+    return 'Someone else deleted this plant after you opened it: your edit can no longer be saved.';
+  const same = (plant: { name: string; tag?: string | undefined }) => plant.name === now.name && plant.tag === now.tag;
+  if (same(known) || (saving !== undefined && same(saving))) return undefined;
+  return `Someone else changed this plant after you opened it: it is now ${nameAndTag(now.name, now.tag)}. If you save, you will see both versions and choose which to keep.`;
 }

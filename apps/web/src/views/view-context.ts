@@ -1,5 +1,5 @@
-import type { PlantStoreClient } from '@plantstore/client';
-import type { CataloguePages } from '../catalogue-pages.js';
+import type { PlantFeedChange, PlantStoreClient } from '@plantstore/client';
+import type { CataloguePages, PageChange } from '../catalogue-pages.js';
 import type { CallOptions } from '../conditional-changes.js';
 import type { Route } from '../routes.js';
 
@@ -16,6 +16,12 @@ export interface ViewContext {
   catalogue(tag: string | undefined): CataloguePages;
   /** The catalogue changed (a plant was added, changed or deleted): the next catalogue view walks it anew. */
   catalogueChanged(): void;
+  /**
+   * Follows the catalogue's changes, made here or anywhere else, while the view is shown: each
+   * batch goes to `apply`, until the person leaves the view, with what it changed in the
+   * catalogue pages kept (which every following view keeps current).
+   */
+  follow(apply: (changes: readonly PlantFeedChange[], inCatalogue: readonly PageChange[]) => void): void;
   /** Forgets the token and asks for another. */
   useAnotherToken(): void;
 }

@@ -6,6 +6,9 @@ export interface SeenRequest {
   readonly url: string;
   readonly authorization: string | undefined;
   readonly ifMatch: string | undefined;
+  readonly accept: string | undefined;
+  /** The cursor a change stream resumed from. */
+  readonly lastEventId: string | undefined;
 }
 
 /** An answer the page received: its status, and the ETag of a plant read or saved. */
@@ -24,16 +27,28 @@ export interface WatchedPage {
   readonly pageErrors: string[];
   /** A dialog (an `alert(1)` run by a name, say) is recorded and dismissed. */
   readonly dialogs: string[];
+  /** Requests that ended without an answer's end: aborted by the page (a view left) or cut. */
+  readonly failed: string[];
 }
 
 export function watchPage(page: Page): WatchedPage {
-  const watched: WatchedPage = { requests: [], responses: [], consoleLines: [], pageErrors: [], dialogs: [] };
+  const watched: WatchedPage = {
+    requests: [],
+    responses: [],
+    consoleLines: [],
+    pageErrors: [],
+    dialogs: [],
+    failed: [],
+  };
+  page.on('requestfailed', (request) => watched.failed.push(request.url()));
   page.on('request', (request) =>
     watched.requests.push({
       method: request.method(),
       url: request.url(),
       authorization: request.headers()['authorization'],
       ifMatch: request.headers()['if-match'],
+      accept: request.headers()['accept'],
+      lastEventId: request.headers()['last-event-id'],
     }),
   );
   page.on('response', (response) =>

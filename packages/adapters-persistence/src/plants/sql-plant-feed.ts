@@ -9,7 +9,7 @@ import {
 import type { DataSource } from 'typeorm';
 import type { Engine } from '../config/database-config.js';
 import { engineOf } from '../connection/create-data-source.js';
-import { SqlRunner, type Statement } from '../connection/sql-runner.js';
+import { SqlRunner, type SqlRunnerOptions, type Statement } from '../connection/sql-runner.js';
 
 /** How far the feed is behind the store's commits (a metric; docs/operations.md#change-feed). */
 export interface FeedLag {
@@ -112,8 +112,8 @@ export class SqlPlantFeed implements PlantChangeFeed {
   private readonly statements: SqlRunner;
   private readonly sql: FeedSql;
 
-  constructor(dataSource: DataSource) {
-    this.statements = new SqlRunner(dataSource);
+  constructor(dataSource: DataSource, options: SqlRunnerOptions = {}) {
+    this.statements = new SqlRunner(dataSource, options);
     this.sql = FEED_SQL[engineOf(dataSource)];
   }
 

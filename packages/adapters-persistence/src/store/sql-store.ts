@@ -54,7 +54,7 @@ export class SqlStore {
     const ttl = options.tokenCacheTtlMs ?? 0;
     this.tokens = ttl > 0 ? new CachingTokenRepository(tokens, options.clock ?? systemClock, ttl) : tokens;
     this.events = new SqlPlantEventOutbox(dataSource, statements);
-    this.feedReader = new SqlPlantFeed(dataSource);
+    this.feedReader = new SqlPlantFeed(dataSource, statements);
     this.feed = this.feedReader;
   }
 

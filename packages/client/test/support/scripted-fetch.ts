@@ -16,6 +16,9 @@ export interface Clock {
   now: number;
 }
 
+/** A token of the shape the server issues (`pst_` and 43 base64url characters); the client refuses any other. */
+export const TEST_TOKEN = `pst_${'T'.repeat(43)}`;
+
 export function scripted(
   steps: readonly Step[],
   overrides: Partial<PlantStoreClientOptions> = {},
@@ -25,7 +28,7 @@ export function scripted(
   const waits: number[] = [];
   const client = new PlantStoreClient({
     baseUrl: 'https://plants.example/api',
-    token: 'pst_test',
+    token: TEST_TOKEN,
     retry: { baseDelayMs: 100, maxDelayMs: 1_000 },
     fetch: async (url, init) => {
       sent.push({ url: url.href, init });

@@ -1,0 +1,58 @@
+import { PlantStoreApiError, type PlantFeedChange, type PlantStoreClient } from '@plantstore/client';
+
+/** How long the page waits before following again when the client gave up (a long outage). */
+const FOLLOW_AGAIN_AFTER_MS = 10_000;
+/** Pages of the feed as large as the API gives: a first follow reads every change up to now. */
+const CATCH_UP_PAGE = 1000;
+
+/**
+ * The change feed as the page follows it: one cursor for the tab, so that each view that follows
+ * resumes where the last one stopped, and a view opened later catches up on what changed while
+ * none was shown. The client reads the stream from fetch, with the token in the Authorization
+ * header (EventSource cannot send one), and opens it again from the cursor when it drops.
+ */
+export class LiveFeed {
+  private cursor: string | undefined;
+
+  constructor(
+    private readonly client: Pick<PlantStoreClient, 'followChanges'>,
+    private readonly followAgainAfterMs = FOLLOW_AGAIN_AFTER_MS,
+  ) {}
+
+  /** Hands each batch of changes to `apply` until `signal` aborts (the view is left). */
+  async follow(signal: AbortSignal, apply: (changes: readonly PlantFeedChange[]) => void): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        for await (const { changes, next } of this.client.followChanges({
+          after: this.cursor,
+          limit: CATCH_UP_PAGE,
+          signal,
+        })) {
+          this.cursor = next;
+          if (changes.length > 0) apply(changes);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        // The token was refused or lacks the scope: the view's own calls say so; nothing to follow.
+        if (error instanceof PlantStoreApiError && (error.status === 401 || error.status === 403)) return;
+        // A cursor the store no longer knows (a store replaced under the page): start again.
+        if (error instanceof PlantStoreApiError && error.status === 400) this.cursor = undefined;
+        await pause(this.followAgainAfterMs, signal);
+      }
+    }
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -65,7 +65,10 @@ export async function measureChanges({ routes, connectionCounts, rounds, warmupS
           } finally {
             run.cpuUs = io.cpuUs() - cpuBefore;
             run.window = [from, io.sinceStart()];
-            run.peakRssMb = stopRss().total / 1024;
+            const peakRss = stopRss();
+            run.peakRssMb = peakRss.total / 1024;
+            run.peakPrivateMb = peakRss.private / 1024;
+            run.peakRssFileMb = peakRss.file / 1024;
           }
           if (WRITTEN[route]) run.written = (await io.settledNumber(WRITTEN[route])) - before;
         } catch (error) {

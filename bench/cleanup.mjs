@@ -7,7 +7,14 @@ import { stopAllChildren } from './processes.mjs';
 const tempDirs = new Set();
 /** The PostgreSQL databases made for this run, each with its drop. */
 const pgDatabases = new Set();
+/** Other things to undo at the end (a temporary git worktree), last made first undone. */
+const undos = [];
 let cleaningUp = null;
+
+/** `undo` runs when the run is cleaned up, after the children have stopped. */
+export function undoAtEnd(undo) {
+  undos.unshift(undo);
+}
 
 /** A new temp directory under `parent`, removed at the end of the run. */
 export function tempDirUnder(parent) {
@@ -38,6 +45,13 @@ export async function cleanup() {
       }
     }
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+    for (const undo of undos) {
+      try {
+        await undo();
+      } catch (error) {
+        console.error(`bench: ${error.message}`);
+      }
+    }
   })();
   return cleaningUp;
 }

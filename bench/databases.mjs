@@ -54,9 +54,13 @@ export async function queryNumber(target, sql) {
   }
 }
 
-/** Up to `limit` ids of live plants as decimal text (read by a separate connection). */
-export async function storedIds(target, limit) {
-  const sql = `SELECT CAST(id AS TEXT) AS id FROM plant WHERE deleted_at IS NULL ORDER BY id LIMIT ${Number(limit)}`;
+/**
+ * Up to `limit` ids of live plants as decimal text (read by a separate connection); with
+ * `anyRow`, of any row, for a build older than tombstones (before `deleted_at`).
+ */
+export async function storedIds(target, limit, { anyRow = false } = {}) {
+  const live = anyRow ? '' : 'WHERE deleted_at IS NULL';
+  const sql = `SELECT CAST(id AS TEXT) AS id FROM plant ${live} ORDER BY id LIMIT ${Number(limit)}`;
   if (target.pgUrl)
     return withPgClient(target.pgUrl, async (client) => (await client.query(sql)).rows.map((r) => r.id));
   const Database = persistenceRequire('better-sqlite3');

@@ -83,12 +83,31 @@ export function cpuUs(pid) {
   }
 }
 
-/** The highest RSS seen until stopped, with the file-backed kB of that sample. */
+/**
+ * A process's resident memory split by owner, in kB, from /proc/<pid>/smaps_rollup: `private`,
+ * the anonymous pages the process made itself (V8's heap, malloc, stacks); `file`, pages of
+ * mapped files (the node binary, native addons), which the page cache shares and no code of
+ * the project decides; `pssFile`, this process's share of those. Zeros if unreadable.
+ */
+export function memorySplitKb(pid) {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(rollup)?.[1] ?? 0);
+    const total = field('Rss');
+    const anonymous = field('Anonymous');
+    return { total, private: anonymous, file: total - anonymous - field('Pss_Shmem'), pssFile: field('Pss_File') };
+  } catch {
+    return { total: 0, private: 0, file: 0, pssFile: 0 };
+  }
+}
+
+/** The highest RSS seen until stopped, with that sample's split (memorySplitKb), in kB. */
 export function startRssSampler(pid) {
-  let peak = rssKb(pid);
+  let peak = memorySplitKb(pid);
   const sample = () => {
     const now = rssKb(pid);
-    if (now.total > peak.total) peak = now;
+    // The cheap VmRSS every time; the split only at a new peak.
+    if (now.total > peak.total) peak = memorySplitKb(pid);
   };
   const timer = setInterval(sample, 100);
   return () => {

@@ -8,6 +8,8 @@
 //   run-report.mjs  what is printed, and saved under bench/results/ when every run completed
 //   cleanup.mjs     children (processes.mjs), temp dirs and databases removed, also on failure,
 //                   Ctrl-C or the overall time limit
+//   ab-run.mjs      with --against: the candidate beside a baseline commit (ab-baseline.mjs, ab-engine.mjs,
+//                   ab-slices.mjs, ab-report.mjs)
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -46,6 +48,10 @@ async function main() {
   }
   return printAndSave({ runs, reads, changes, targets, environment });
 }
+
+// `pnpm bench --against [<ref>]`: this checkout beside another commit (ab-run.mjs).
+if (process.argv.includes('--against'))
+  process.exit(await (await import('./ab-run.mjs')).runAgainst(process.argv.slice(2)));
 
 const stopTimeLimit = cleanUpOnSignalsAndTimeLimit(OVERALL_LIMIT_MS);
 let exitCode = 1;

@@ -73,6 +73,7 @@ async function measure(target, connections, round) {
       const peakRss = stopRss();
       run.peakRssMb = peakRss.total / 1024;
       run.peakRssFileMb = peakRss.file / 1024;
+      run.peakPrivateMb = peakRss.private / 1024;
     }
     // Events the relay had not published yet when the load stopped: whether it keeps up.
     if (target.relays) run.outboxBacklog = await countRows(target, 'plant_outbox');
@@ -85,10 +86,10 @@ async function measure(target, connections, round) {
 }
 
 /** A fresh range of 2^32 ids, disjoint from every other of this bench run. */
-const nextIdBase = () => ID_BASE + BigInt(runIndex++) * (1n << 32n);
+export const nextIdBase = () => ID_BASE + BigInt(runIndex++) * (1n << 32n);
 
 /** One run of bench/load.mjs; `requests` picks what it sends other than creates (load-requests.mjs). */
-async function runLoad(port, token, connections, durationS, tmp, requests = {}) {
+export async function runLoad(port, token, connections, durationS, tmp, requests = {}) {
   const config = {
     url: `http://127.0.0.1:${port}`,
     connections,

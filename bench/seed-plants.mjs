@@ -9,15 +9,15 @@ import { join } from 'node:path';
 import { tail, track } from './processes.mjs';
 import { ROOT } from './settings.mjs';
 
-/** Stores the plants; resolves to the CLI's JSON summary, rejects when any line was not imported. */
-export async function importPlants({ databaseUrl, first, count, dir, node = process.execPath }) {
+/** Stores the plants with the CLI of the checkout at `root`; resolves to the CLI's JSON summary, rejects when any line was not imported. */
+export async function importPlants({ databaseUrl, first, count, dir, node = process.execPath, root = ROOT }) {
   const file = join(dir, `seed-${first}.ndjson`);
   await writePlants(file, BigInt(first), count);
   const errPath = `${file}.err`;
   const errFd = openSync(errPath, 'w');
   const child = track(
-    spawn(node, [join(ROOT, 'apps/cli/dist/main.js'), 'plants', 'import', file, '--json'], {
-      cwd: ROOT,
+    spawn(node, [join(root, 'apps/cli/dist/main.js'), 'plants', 'import', file, '--json'], {
+      cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', errFd],
     }),
@@ -32,7 +32,7 @@ export async function importPlants({ databaseUrl, first, count, dir, node = proc
   return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
-async function writePlants(path, first, count) {
+export async function writePlants(path, first, count) {
   const out = createWriteStream(path);
   let text = '';
   for (let i = 0n; i < BigInt(count); i++) {

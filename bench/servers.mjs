@@ -134,8 +134,8 @@ export async function startServers(targets) {
   }
 }
 
-async function startTarget(target) {
-  target.server = await startServer(target);
+export async function startTarget(target) {
+  target.server = await startServerOnItsOwnPort(target);
   if (target.root) target.token = await createToken(target.env.DATABASE_URL, target.root, target.node);
   await sleep(500);
   target.idleRssMb = rssKb(target.server.pid).total / 1024; // started, migrated, token ready: before any load
@@ -149,6 +149,22 @@ function describeStart(pid) {
   return { nodeVersion: version || 'unknown', mallocArenaMax: value };
 }
 
+/**
+ * Another process on the machine may take the free port between the check and the server's
+ * listen, and then answer the readiness probe while this server exits with EADDRINUSE: such a
+ * start is tried again on another port.
+ */
+async function startServerOnItsOwnPort(target) {
+  for (let attempt = 1; ; attempt++) {
+    const server = await startServer(target);
+    await sleep(300);
+    const { child, logPath } = server;
+    if (child.exitCode === null && child.signalCode === null) return server;
+    if (attempt >= 3 || !/EADDRINUSE/.test(tail(logPath)))
+      throw new Error(`${target.name} server exited after start-up:\n${tail(logPath)}`);
+  }
+}
+
 async function startServer(target) {
   const port = await freePort();
   const logPath = join(target.tmp, `${target.name}.log`);
@@ -159,7 +175,7 @@ async function startServer(target) {
   const startedAt = Date.now();
   const child = track(
     spawn(command, args, {
-      cwd: ROOT,
+      cwd: target.root ?? ROOT, // `pnpm start` runs the checkout it is started in
       env: {
         // The bare servers with the container image's malloc setting (docs/operations.md#memory), unless the shell sets one.
         ...(target.root ? {} : { MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX }),

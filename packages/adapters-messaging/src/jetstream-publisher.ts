@@ -119,7 +119,9 @@ export class JetStreamPlantEventPublisher {
     events.forEach((event, i) => {
       const headersOfEvent = headers();
       headersOfEvent.set('Nats-Msg-Id', event.eventId);
-      this.connection.publish(subjectOf(event), JSON.stringify(event), {
+      // Its plain form made once: the subject and the body both come from it.
+      const json = event.toJSON();
+      this.connection.publish(subjectOf(json.type), JSON.stringify(json), {
         reply: `${prefix}.${i}`,
         headers: headersOfEvent,
       });

@@ -1,4 +1,4 @@
-import type { PlantEvent, PlantEventJson } from '@plantstore/domain';
+import type { PlantEventJson } from '@plantstore/domain';
 
 /**
  * Where plant events go (docs/events.md). Fixed names, so every instance of the service and
@@ -19,7 +19,7 @@ const SUBJECTS: Readonly<Record<PlantEventJson['type'], string>> = {
   PlantDeleted: PLANT_DELETED_SUBJECT,
 };
 
-/** The subject an event is published on. */
-export function subjectOf(event: PlantEvent): string {
-  return SUBJECTS[event.toJSON().type];
+/** The subject an event of this type is published on. */
+export function subjectOf(type: PlantEventJson['type']): string {
+  return SUBJECTS[type];
 }

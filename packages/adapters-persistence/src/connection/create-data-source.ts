@@ -4,7 +4,6 @@ import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, Engine } from '../config/database-config.js';
 import { openFeedEpochIfMoved } from '../migrations/feed-epoch.js';
 import { migrations } from '../migrations/index.js';
-import { clientWithQueryDeadline } from './postgres-client.js';
 import { ApiTokenEntity } from '../schema/api-token.schema.js';
 import { PlantEntity } from '../schema/plant.schema.js';
 
@@ -12,11 +11,12 @@ import { PlantEntity } from '../schema/plant.schema.js';
 const SQLITE_PAGE_CACHE_KIB = 2_000;
 
 /**
- * A DataSource for either engine, with schema changes only through migrations.
+ * A DataSource for either engine, with schema changes only through migrations. The PostgreSQL
+ * client (pg) is imported only for that engine: a server on SQLite never loads it.
  * SQLite: WAL with synchronous=FULL, so a commit has reached the disk (fsync of the WAL)
  * before the caller is answered; NORMAL would lose the last commits on power failure.
  */
-function createDataSource(config: DatabaseConfig): DataSource {
+async function createDataSource(config: DatabaseConfig): Promise<DataSource> {
   const common = {
     entities: [PlantEntity[config.engine], ApiTokenEntity[config.engine]],
     migrations,
@@ -42,6 +42,7 @@ function createDataSource(config: DatabaseConfig): DataSource {
       },
     });
   }
+  const { clientWithQueryDeadline } = await import('./postgres-client.js');
   return new DataSource({
     ...common,
     type: 'postgres',
@@ -64,7 +65,7 @@ function createDataSource(config: DatabaseConfig): DataSource {
  * another cluster (migrations/feed-epoch.ts).
  */
 export async function openDataSource(config: DatabaseConfig): Promise<DataSource> {
-  const dataSource = createDataSource(config);
+  const dataSource = await createDataSource(config);
   await dataSource.initialize();
   try {
     if (config.engine === 'postgres') {

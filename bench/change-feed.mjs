@@ -2,7 +2,8 @@
 //
 // 1. A store of BENCH_FEED_PLANTS plants (default 1,000,000, stored by the CLI's import): one
 //    follower reads the whole feed from the start as JSON pages of 1000, beside a reader paging
-//    GET /plants (limit 1000, following Link) through the same store; time and server CPU each.
+//    GET /plants (limit 1000, following Link) through the same store; time and server CPU each,
+//    BENCH_FEED_READ_ROUNDS times (default 1), taking turns. BENCH_FEED_PART=read stops there.
 // 2. On a fresh server (its peak RSS its own): BENCH_FEED_STREAMS streams (default 1000) open at
 //    the feed's end while BENCH_FEED_CREATES creates (default 500) run at BENCH_FEED_RATE a second
 //    (default 50); every stream must receive every create. The delay of each delivery is
@@ -27,6 +28,10 @@ const STREAMS = Number(process.env.BENCH_FEED_STREAMS || 1_000);
 const CREATES = Number(process.env.BENCH_FEED_CREATES || 500);
 const RATE = Number(process.env.BENCH_FEED_RATE || 50);
 const DATABASE_URL = process.env.DATABASE_URL || '';
+// Rounds of the read part, feed and list taking turns (who goes first alternates), so that a
+// machine loaded by others weighs on both alike; `BENCH_FEED_PART=read` skips the streams part.
+const READ_ROUNDS = Number(process.env.BENCH_FEED_READ_ROUNDS || 1);
+const READ_ONLY = process.env.BENCH_FEED_PART === 'read';
 const SERVER_ENV = {
   MALLOC_ARENA_MAX: '2',
   MAX_CHANGE_STREAMS: String(Math.max(STREAMS, 1)),
@@ -98,27 +103,39 @@ async function getJson(url, token) {
   return { text, link: res.headers.get('link') };
 }
 
-/** Reads the whole feed as JSON pages of 1000; answers entries, pages, ms and the server's CPU ms. */
+/** A page's JSON with its int64 ids kept exact, as a follower reads it. */
+const parseExact = (text) => JSON.parse(text.replace(/"id":(-?\d+)/g, '"id":"$1"'));
+
+/** This process's CPU µs: the reader's own work (the same parse for both), beside the server's. */
+const readerCpuUs = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/** Reads the whole feed as JSON pages of 1000; answers entries, pages, ms and the server's and reader's CPU ms. */
 async function readWholeFeed(server, token) {
   const cpu = cpuUs(server.pid);
+  const readerCpu = readerCpuUs();
   const started = performance.now();
   let entries = 0;
   let pages = 0;
   let after = '';
   for (;;) {
     const { text } = await getJson(`${server.url}/plants/changes?limit=1000${after}`, token);
-    const page = JSON.parse(text.replace(/"id":(-?\d+)/g, '"id":"$1"'));
+    const page = parseExact(text);
     pages++;
     entries += page.changes.length;
     after = `&after=${page.next}`;
     if (page.changes.length === 0) break;
   }
-  return { entries, pages, ms: performance.now() - started, cpuMs: (cpuUs(server.pid) - cpu) / 1000 };
+  const ms = performance.now() - started;
+  return { entries, pages, ms, cpuMs: (cpuUs(server.pid) - cpu) / 1000, readerMs: (readerCpuUs() - readerCpu) / 1000 };
 }
 
-/** Pages GET /plants by its Link header; same figures. */
+/** Pages GET /plants by its Link header, each page parsed as the feed's is; same figures. */
 async function pageTheList(server, token) {
   const cpu = cpuUs(server.pid);
+  const readerCpu = readerCpuUs();
   const started = performance.now();
   let entries = 0;
   let pages = 0;
@@ -126,10 +143,11 @@ async function pageTheList(server, token) {
   while (path !== undefined) {
     const { text, link } = await getJson(`${server.url}${path}`, token);
     pages++;
-    entries += (text.match(/"id":/g) ?? []).length;
+    entries += parseExact(text).length;
     path = link === null ? undefined : /^<([^>]+)>/.exec(link)?.[1];
   }
-  return { entries, pages, ms: performance.now() - started, cpuMs: (cpuUs(server.pid) - cpu) / 1000 };
+  const ms = performance.now() - started;
+  return { entries, pages, ms, cpuMs: (cpuUs(server.pid) - cpu) / 1000, readerMs: (readerCpuUs() - readerCpu) / 1000 };
 }
 
 /** Opens a stream after `after`; counts events and records when each plant id arrived. */
@@ -200,25 +218,46 @@ async function main() {
   const bigUrl = await freshDatabase('big');
   if (PLANTS > 0) await importPlants({ databaseUrl: bigUrl, first: 1, count: PLANTS, dir: tmp });
   const bigToken = createToken(bigUrl);
-  let server = await start({ DATABASE_URL: bigUrl });
+  const server = await start({ DATABASE_URL: bigUrl });
   try {
-    const feed = await readWholeFeed(server, bigToken);
-    const list = await pageTheList(server, bigToken);
-    for (const [what, r] of [
-      ['GET /plants/changes from the start (JSON pages of 1000)', feed],
-      ['GET /plants paged by Link (limit 1000)', list],
-    ])
-      rows.push(
-        `| ${what} | ${r.entries} | ${r.pages} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.entries / (r.ms / 1000))} | ${(r.cpuMs / 1000).toFixed(1)} s | ${((r.cpuMs * 1000) / Math.max(1, r.entries)).toFixed(1)} µs |`,
-      );
+    for (let round = 1; round <= READ_ROUNDS; round++) {
+      const readers = [
+        ['GET /plants/changes from the start (JSON pages of 1000)', readWholeFeed],
+        ['GET /plants paged by Link (limit 1000)', pageTheList],
+      ];
+      if (round % 2 === 0) readers.reverse();
+      for (const [what, read] of readers) {
+        const r = await read(server, bigToken);
+        rows.push(
+          `| ${round} | ${what} | ${r.entries} | ${r.pages} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.entries / (r.ms / 1000))} | ${(r.cpuMs / 1000).toFixed(1)} s | ${((r.cpuMs * 1000) / Math.max(1, r.entries)).toFixed(1)} µs | ${((r.readerMs * 1000) / Math.max(1, r.entries)).toFixed(1)} µs |`,
+        );
+      }
+    }
   } finally {
     await server.stop();
   }
 
-  // 2. Streams while creates run, on a fresh server; first the same creates with no stream.
+  const streams = READ_ONLY ? undefined : await streamsUnderCreates();
+  const markdown = [
+    `Load average of the machine at the start: ${loadAtStart.map((x) => x.toFixed(1)).join(', ')} (1, 5, 15 min); the delays below include the create's own latency.`,
+    '',
+    `## Reading the whole store (${PLANTS} plants)`,
+    '',
+    '| round | reader | entries | pages | time | entries/s | server CPU | server CPU per entry | reader CPU per entry |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    ...(streams === undefined ? [] : ['', ...streams.lines]),
+  ].join('\n');
+  console.log(markdown);
+  console.log(`saved to ${writeResult('Change feed: reading the store, streams under creates', markdown, 'changes')}`);
+  return streams === undefined || streams.complete === STREAMS ? 0 : 1;
+}
+
+/** 2. Streams while creates run, on a fresh server; first the same creates with no stream. */
+async function streamsUnderCreates() {
   const liveUrl = await freshDatabase('live');
   const liveToken = createToken(liveUrl);
-  server = await start({ DATABASE_URL: liveUrl });
+  const server = await start({ DATABASE_URL: liveUrl });
   const peakRss = startRssSampler(server.pid);
   let live;
   try {
@@ -255,15 +294,7 @@ async function main() {
     await server.stop();
   }
   const peak = peakRss();
-  const markdown = [
-    `Load average of the machine at the start: ${loadAtStart.map((x) => x.toFixed(1)).join(', ')} (1, 5, 15 min); the delays below include the create's own latency.`,
-    '',
-    `## Reading the whole store (${PLANTS} plants)`,
-    '',
-    '| reader | entries | pages | time | entries/s | server CPU | server CPU per entry |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...rows,
-    '',
+  const lines = [
     `## ${STREAMS} streams while ${CREATES} creates run at ${RATE}/s`,
     '',
     '| figure | value |',
@@ -274,10 +305,8 @@ async function main() {
     `| server CPU: creates alone / with the streams | ${(live.createsAloneMs / 1000).toFixed(2)} / ${(live.phaseMs / 1000).toFixed(2)} s |`,
     `| server CPU per delivered change (less the creates' own) | ${live.cpuPerDeliveryUs.toFixed(1)} µs |`,
     `| RSS with the streams open / peak | ${Math.round(live.rssWithStreams / 1024)} / ${Math.round(peak.total / 1024)} MB |`,
-  ].join('\n');
-  console.log(markdown);
-  console.log(`saved to ${writeResult('Change feed: reading the store, streams under creates', markdown, 'changes')}`);
-  return live.complete === STREAMS ? 0 : 1;
+  ];
+  return { complete: live.complete, lines };
 }
 
 /** The cursor at the feed's current end. */

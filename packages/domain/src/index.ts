@@ -107,4 +107,4 @@ export { compareFeedPositions, FEED_ORIGIN, type FeedPosition } from './changes/
 export { ChangeCursor, MAX_CURSOR_LENGTH } from './changes/change-cursor.js';
 export { ChangesQuery, type ChangesQueryInput, type ChangesQueryParseResult } from './changes/changes-query.js';
 export type { PlantChangeFeed, PlantFeedEntry, PositionedFeedEntry } from './changes/plant-change-feed.js';
-export { FollowChanges, type CursoredFeedEntry, type FollowChangesResult } from './changes/follow-changes.js';
+export { FollowChanges, type FollowChangesResult } from './changes/follow-changes.js';

@@ -30,8 +30,9 @@ interface FeedRow {
   readonly tag: string | null;
   readonly version: number | string;
   readonly deleted_at: string | Date | null;
-  readonly epoch: string;
-  readonly commit_: string;
+  /** Text on PostgreSQL (int8); a number on SQLite, whose commit numbers count write statements, far below 2^53. */
+  readonly epoch: string | number;
+  readonly commit_: string | number;
 }
 
 /** One engine's statements of the feed. */
@@ -56,8 +57,8 @@ const FEED_SQL: Record<Engine, FeedSql> = {
   // Writers take turns, so every committed row is final: the feed serves up to the last commit.
   sqlite: {
     readAfter: (after, limit) => ({
-      // One epoch, 0: a position of a later one is after every row.
-      sql: `SELECT ${FEED_COLUMNS}, '0' AS epoch, CAST(plant.feed_commit AS TEXT) AS commit_ FROM plant
+      // One epoch, 0: a position of a later one is after every row. Numbers, not texts: cheaper per row.
+      sql: `SELECT ${FEED_COLUMNS}, 0 AS epoch, plant.feed_commit AS commit_ FROM plant
         WHERE ? = 0 AND (plant.feed_commit, plant.id) > (?, ?) ORDER BY plant.feed_commit, plant.id LIMIT ?`,
       parameters: [after.epoch, after.commit, after.id, limit],
     }),
@@ -118,10 +119,15 @@ export class SqlPlantFeed implements PlantChangeFeed {
 
   async readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]> {
     const rows = await this.statements.run<FeedRow>(this.sql.readAfter(after, limit));
-    return rows.map((row) => ({
-      position: { epoch: BigInt(row.epoch), commit: BigInt(row.commit_), id: BigInt(row.id) },
-      entry: entryOf(row),
-    }));
+    // The rows of a page mostly share epoch and commit (one commit stores a whole batch): each
+    // distinct value is read once, and the id's bigint is the entry's own.
+    const epochOf = lastParsed();
+    const commitOf = lastParsed();
+    return rows.map((row) => {
+      const entry = entryOf(row);
+      const id = entry.deleted ? entry.id : entry.plant.id;
+      return { position: { epoch: epochOf(row.epoch), commit: commitOf(row.commit_), id: id.value }, entry };
+    });
   }
 
   async newestPosition(): Promise<FeedPosition | undefined> {
@@ -141,6 +147,16 @@ export class SqlPlantFeed implements PlantChangeFeed {
       oldestChangedAt: row?.oldest === null || row?.oldest === undefined ? undefined : new Date(row.oldest),
     };
   }
+}
+
+/** BigInt(stored), reusing the last answer while the stored value repeats. */
+function lastParsed(): (stored: string | number) => bigint {
+  let lastStored: string | number | undefined;
+  let lastValue = 0n;
+  return (stored) => {
+    if (stored !== lastStored) [lastStored, lastValue] = [stored, BigInt(stored)];
+    return lastValue;
+  };
 }
 
 function entryOf(row: FeedRow): PlantFeedEntry {

@@ -1,21 +1,16 @@
 import { ChangeCursor } from './change-cursor.js';
 import type { ChangesQuery } from './changes-query.js';
 import { compareFeedPositions, FEED_ORIGIN } from './feed-position.js';
-import type { PlantChangeFeed, PlantFeedEntry } from './plant-change-feed.js';
-
-/** One entry of a page and the cursor that continues right after it (a stream's event id). */
-export interface CursoredFeedEntry {
-  readonly entry: PlantFeedEntry;
-  readonly cursor: string;
-}
+import type { PlantChangeFeed, PositionedFeedEntry } from './plant-change-feed.js';
 
 /**
- * `page`: the entries after the cursor and `next`, the cursor to ask with next time (at the
- * same place when the page is empty). `unknown-cursor`: the cursor is well formed but beyond
+ * `page`: the entries after the cursor, each at its position (`ChangeCursor.encode(position)`
+ * is the cursor right after it, a stream's event id), and `next`, the cursor to ask with next
+ * time (at the same place when the page is empty). `unknown-cursor`: the cursor is well formed but beyond
  * the newest position of this store, so it cannot have come from it.
  */
 export type FollowChangesResult =
-  | { readonly outcome: 'page'; readonly changes: readonly CursoredFeedEntry[]; readonly next: string }
+  | { readonly outcome: 'page'; readonly changes: readonly PositionedFeedEntry[]; readonly next: string }
   | { readonly outcome: 'unknown-cursor'; readonly parameter: string };
 
 /** Reads the change feed a page at a time: every plant changed after a cursor, at its latest state. */
@@ -30,9 +25,9 @@ export class FollowChanges {
       if (newest === undefined || compareFeedPositions(after, newest) > 0)
         return { outcome: 'unknown-cursor', parameter: query.afterName };
     }
-    const read = await this.feed.readAfter(after, query.limit);
-    const changes = read.map(({ position, entry }) => ({ entry, cursor: ChangeCursor.encode(position) }));
-    const next = changes.length === 0 ? ChangeCursor.encode(after) : changes[changes.length - 1]!.cursor;
+    const changes = await this.feed.readAfter(after, query.limit);
+    // One cursor per page: a JSON page sends only `next`, a stream encodes its events' own.
+    const next = ChangeCursor.encode(changes.length === 0 ? after : changes[changes.length - 1]!.position);
     return { outcome: 'page', changes, next };
   }
 }

@@ -29,11 +29,12 @@ async function page(store: InMemoryPlantRepository, input: ChangesQueryInput): P
   const result = await new FollowChanges(store).execute(query(input));
   if (result.outcome !== 'page') return result;
   return {
-    changes: result.changes.map(({ entry, cursor }) => ({
+    changes: result.changes.map(({ entry, position }) => ({
       entry: entry.deleted
         ? { id: entry.id.toString(), version: entry.version, deleted: true }
         : { ...entry.plant.toJSON(), version: entry.version },
-      at: ChangeCursor.decode(cursor),
+      // The cursor a stream sends after the entry: it must read back as the entry's position.
+      at: ChangeCursor.decode(ChangeCursor.encode(position)),
     })),
     next: ChangeCursor.decode(result.next),
   };

@@ -5,7 +5,6 @@ import {
   ChangeCursor,
   compareFeedPositions,
   type AuthenticateToken,
-  type CursoredFeedEntry,
   type FeedPosition,
   type PlantChangeFeed,
   type PositionedFeedEntry,
@@ -30,7 +29,7 @@ export interface StreamStart {
   readonly sink: PassThrough;
   readonly response: ServerResponse;
   readonly token: string;
-  readonly firstPage: readonly CursoredFeedEntry[];
+  readonly firstPage: readonly PositionedFeedEntry[];
   /** The position right after the first page: the stream goes on from there. */
   readonly next: FeedPosition;
   /** Whether the first page was full, so that more may follow at once. */
@@ -104,9 +103,7 @@ export class ChangeStreamHub implements OnModuleDestroy {
     this.streams.add(stream);
     this.options.events.changeStreamOpened();
     if (this.closed) return stream.end('shutdown');
-    const { firstPage } = start;
-    if (firstPage.length > 0 && stream.write(firstPage.map((c) => changeEventText(c.entry, c.cursor)).join('')))
-      this.options.events.changesSent(firstPage.length);
+    this.send(stream, start.firstPage);
     this.schedule();
     void this.catchUp(stream, start.firstPageFull);
   }

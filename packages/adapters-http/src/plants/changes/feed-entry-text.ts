@@ -1,4 +1,4 @@
-import type { CursoredFeedEntry, PlantFeedEntry } from '@plantstore/domain';
+import type { PlantFeedEntry, PositionedFeedEntry } from '@plantstore/domain';
 
 /**
  * One feed entry as JSON text: `{"id", "version", "name", "tag"?}` for a live plant,
@@ -13,7 +13,7 @@ export function feedEntryJson(entry: PlantFeedEntry): string {
 }
 
 /** The JSON answer of GET /plants/changes: `{"changes": [...], "next": "<cursor>"}`. */
-export function changesPageBody(changes: readonly CursoredFeedEntry[], next: string): string {
+export function changesPageBody(changes: readonly PositionedFeedEntry[], next: string): string {
   return `{"changes":[${changes.map(({ entry }) => feedEntryJson(entry)).join(',')}],"next":${JSON.stringify(next)}}`;
 }
 

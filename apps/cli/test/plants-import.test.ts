@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from '@plantstore/adapters-persistence';
+import { MAX_ROWS_PER_STATEMENT, type DataSource } from '@plantstore/adapters-persistence';
 import { testEngines, type TestStore } from '../../../packages/adapters-persistence/test/engines.js';
 import { lastLine, plantstore, startPlantstore, type Run } from './support/cli-process.js';
 import { retire } from './support/retire.js';
@@ -437,7 +437,7 @@ describe.each(testEngines())('plantstore plants import on $name', (engine) => {
       [['plants', 'import', 'plants.txt', '--format', 'xml'], "unknown format 'xml' (expected one of: ndjson, csv)"],
       [
         ['plants', 'import', 'plants.txt', '--format', 'csv', '--batch-size', '0'],
-        '--batch-size must be an integer from 1 to 6000',
+        `--batch-size must be an integer from 1 to ${MAX_ROWS_PER_STATEMENT}`,
       ],
       [['plants', 'import'], 'missing the file to import (- for stdin)'],
     ])('%j is a usage error (exit 2) that touches no database', (args, message) => {

@@ -79,7 +79,8 @@ async function indexOnPostgres(queryRunner: QueryRunner): Promise<void> {
   );
 }
 
-async function indexOnSqlite(queryRunner: QueryRunner): Promise<void> {
+/** The index as this migration made it (kept by triggers); the next one's `down` makes it again. */
+export async function indexOnSqlite(queryRunner: QueryRunner): Promise<void> {
   // Keys are folded already: the tokenizer compares them as they are. detail=full keeps the
   // positions a phrase of trigrams needs to be a substring; columnsize=0 spares a write per
   // row of what only ranking reads.

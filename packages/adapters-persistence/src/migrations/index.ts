@@ -4,6 +4,7 @@ import { AddPlantEventsSwitch1763884800000 } from './1763884800000-add-plant-eve
 import { AddPlantVersionsAndTombstones1764057600000 } from './1764057600000-add-plant-versions-and-tombstones.js';
 import { AddPlantChangeFeed1764201600000 } from './1764201600000-add-plant-change-feed.js';
 import { AddPlantNameSearch1764288000000 } from './1764288000000-add-plant-name-search.js';
+import { IndexPlantNamesInPasses1764374400000 } from './1764374400000-index-plant-names-in-passes.js';
 
 /** Every migration in order; listed, not globbed, so the build is the single source. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   AddPlantVersionsAndTombstones1764057600000,
   AddPlantChangeFeed1764201600000,
   AddPlantNameSearch1764288000000,
+  IndexPlantNamesInPasses1764374400000,
 ];

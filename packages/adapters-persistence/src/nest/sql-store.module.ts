@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { DatabaseConfig } from '../config/database-config.js';
 import { SqlStore, type SqlStoreOptions } from '../store/sql-store.js';
 
@@ -18,7 +18,16 @@ export class SqlStoreModule {
   static forRoot(config: DatabaseConfig, options: SqlStoreOptions = {}): DynamicModule {
     return {
       module: SqlStoreModule,
-      providers: [{ provide: SqlStore, useFactory: () => SqlStore.open(config, options) }, SqlStoreCloser],
+      providers: [
+        {
+          provide: SqlStore,
+          useFactory: () => {
+            const logger = new Logger('SqlStore');
+            return SqlStore.open(config, { log: { warn: (message) => logger.warn(message) }, ...options });
+          },
+        },
+        SqlStoreCloser,
+      ],
       exports: [SqlStore],
     };
   }

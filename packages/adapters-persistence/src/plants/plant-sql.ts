@@ -1,6 +1,7 @@
 import { plantNameKey, type PlantId, type PlantNameSearch } from '@plantstore/domain';
 import type { Engine } from '../config/database-config.js';
 import type { Statement } from '../connection/sql-runner.js';
+import { WRITTEN_AFTER_INDEX } from './sqlite-name-index.js';
 
 /** A plant row to insert, as the plant table takes it. */
 export interface NewPlantRow {
@@ -62,40 +63,34 @@ export interface PlantSql {
   changeIfCurrent(rows: readonly PlantChangeRow[]): Statement;
 }
 
-/** Where a page of name matches is read: its tables, its condition, and the id it is ordered and cut by. */
-interface NameSearchSql {
-  readonly from: string;
-  readonly condition: string;
-  readonly id: string;
-}
-
-const PLAIN_PAGE = { from: 'plant', condition: undefined, id: 'plant.id' };
-
 interface Dialect {
   placeholder(position: number): string;
+  /** Holds exactly when the stored key contains the key (the placeholder bound to it). */
+  keyContains(key: string): string;
   /**
-   * The page's source and condition for a name key: through the engine's trigram index when
-   * the key is long enough to have a trigram, else a scan in id order that stops at the page's
-   * last match. The condition holds exactly when the stored key contains the key: the index
-   * only narrows the rows that are tested.
+   * A page of plants whose key contains a key long enough to have a trigram, through the
+   * engine's trigram index: the index only narrows the rows whose key is tested.
    */
-  nameSearch(key: string, bind: (value: unknown) => string): NameSearchSql;
+  searchPage(page: SearchPage): string;
   bindId(id: PlantId): unknown;
   /** The columns of a change, in CHANGE_COLUMNS' order, as one row of its VALUES. */
   changeTuple(first: number): string;
   /** `UPDATE plant … FROM <the changes>`, given the VALUES rows. */
   changeFrom(tuples: string): { readonly before: string; readonly from: string };
   /**
-   * What an INSERT takes its rows from, given the VALUES rows (the first six columns of
-   * INSERT_COLUMNS), and the change feed's stamp a change sets (docs/storage.md#change-feed).
+   * An INSERT of the VALUES rows (INSERT_COLUMNS), with the change feed's stamp, up to its
+   * ON CONFLICT; and the stamp a change sets (docs/storage.md#change-feed).
    */
-  insertSource(tuples: string): string;
+  insertRows(tuples: string): string;
   readonly feedChangeSet: string;
 }
 
 // Writers take turns on SQLite, so one more than the highest commit stored, read inside the
-// write, is commit order (plant rows are never deleted: the highest never falls).
-const SQLITE_NEXT_COMMIT = 'SELECT COALESCE(MAX(feed.feed_commit), 0) + 1 AS feed_commit FROM plant AS feed';
+// write, is commit order. Also above the position the name index holds (sqlite-name-index.ts),
+// should plant rows ever be deleted by hand: a write below it would never be indexed.
+const SQLITE_NEXT_COMMIT = `SELECT MAX(COALESCE(MAX(feed.feed_commit), 0),
+    (SELECT indexed.feed_commit FROM plant_name_index AS indexed WHERE indexed.id = 1)) + 1 AS feed_commit
+  FROM plant AS feed`;
 
 const INSERT_COLUMNS = 'id, name, name_key, tag, created_by_token_id, created_at';
 
@@ -116,9 +111,30 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-/** An FTS5 phrase: the text in double quotes, its own quotes doubled; the trigram tokenizer makes it a substring. */
-function phrase(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
+/** What a search page's statement is made of: its values bound, its conditions written. */
+interface SearchPage {
+  readonly bind: (value: unknown) => string;
+  /** The bound id after which the page starts, if any. */
+  readonly after: unknown;
+  readonly limit: number;
+  readonly tags: readonly string[];
+  readonly key: string;
+}
+
+/** At most this many of a text's trigrams are looked up; the key's own test does the rest. */
+const MAX_TRIGRAMS_LOOKED_UP = 16;
+
+/**
+ * An FTS5 query for the rows indexed under every trigram of `text` (up to
+ * MAX_TRIGRAMS_LOOKED_UP), each a string in double quotes, its own quotes doubled. The index
+ * keeps no positions, so these are the rows that may contain the text, not those that do.
+ */
+function everyTrigramOf(text: string): string {
+  const points = Array.from(text);
+  const trigrams = new Set<string>();
+  for (let at = 0; at + 3 <= points.length && trigrams.size < MAX_TRIGRAMS_LOOKED_UP; at++)
+    trigrams.add(points.slice(at, at + 3).join(''));
+  return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
 }
 
 const DIALECTS: Record<Engine, Dialect> = {
@@ -127,43 +143,35 @@ const DIALECTS: Record<Engine, Dialect> = {
   sqlite: {
     placeholder: () => '?',
     bindId: (id) => id.value,
-    // plant_name_search (FTS5, trigram) holds each live plant's key under its id as rowid and
-    // answers its matches in rowid order, so the page stops at its last match.
-    nameSearch: (key, bind) =>
-      indexable(key)
-        ? {
-            // CROSS JOIN keeps the index outside: its rowid order is the page's, its rowid the cursor.
-            from: 'plant_name_search CROSS JOIN plant ON plant.id = plant_name_search.rowid',
-            condition: `plant_name_search MATCH ${bind(phrase(key))} AND instr(plant.name_key, ${bind(key)}) > 0`,
-            id: 'plant_name_search.rowid',
-          }
-        : { from: 'plant', condition: `instr(plant.name_key, ${bind(key)}) > 0`, id: 'plant.id' },
+    keyContains: (key) => `instr(plant.name_key, ${key}) > 0`,
+    searchPage: sqliteSearchPage,
     changeTuple: () => `(${CHANGE_COLUMN_TYPES.map(() => '?').join(', ')})`,
     changeFrom: (tuples) => ({ before: `WITH change(${CHANGE_COLUMNS}) AS (VALUES ${tuples}) `, from: 'change' }),
-    // The commit is read once per statement, joined to its rows: as a subquery in each VALUES
-    // row, SQLite compiles and runs it once per row (an import's statement took ten times as
-    // long). CROSS JOIN keeps the VALUES outermost, so rows are inserted in their order;
-    // `WHERE true` is how SQLite tells an INSERT … SELECT's ON CONFLICT from a join's ON.
-    insertSource: (tuples) =>
-      `(${INSERT_COLUMNS}, feed_commit) SELECT fresh.column1, fresh.column2, fresh.column3, fresh.column4,
-        fresh.column5, fresh.column6, next_commit.feed_commit
-       FROM (VALUES ${tuples}) AS fresh CROSS JOIN (${SQLITE_NEXT_COMMIT}) AS next_commit WHERE true`,
+    // The commit is read once per statement, in a materialized CTE joined to the rows. As a
+    // subquery in each VALUES row SQLite compiles and runs it per row (a 1000-row import
+    // statement took ten times as long); as a subquery in FROM it is flattened into the join
+    // and read the whole table per insert. CROSS JOIN keeps the VALUES outermost, so rows are
+    // inserted in their order; `WHERE true` is how SQLite tells an INSERT … SELECT's ON
+    // CONFLICT from a join's ON.
+    insertRows: (tuples) =>
+      `WITH next_commit AS MATERIALIZED (${SQLITE_NEXT_COMMIT})
+       INSERT INTO plant (${INSERT_COLUMNS}, feed_commit)
+       SELECT fresh.column1, fresh.column2, fresh.column3, fresh.column4, fresh.column5, fresh.column6,
+         next_commit.feed_commit
+       FROM (VALUES ${tuples}) AS fresh CROSS JOIN next_commit WHERE true`,
     feedChangeSet: `, feed_commit = (${SQLITE_NEXT_COMMIT})`,
   },
   // node-postgres sends the decimal text, which the server reads as bigint.
   postgres: {
     placeholder: (position) => `$${position}`,
     bindId: (id) => id.toString(),
-    // strpos never uses the trigram index: a scan by id (indexable keys take postgresSearchPage).
-    nameSearch: (key, bind) => ({
-      from: 'plant',
-      condition: `strpos(plant.name_key, ${bind(key)}) > 0`,
-      id: 'plant.id',
-    }),
+    // strpos never uses the trigram index: a scan in id order.
+    keyContains: (key) => `strpos(plant.name_key, ${key}) > 0`,
+    searchPage: postgresSearchPage,
     changeTuple: (first) => `(${CHANGE_COLUMN_TYPES.map((type, column) => `$${first + column}::${type}`).join(', ')})`,
     changeFrom: (tuples) => ({ before: '', from: `(VALUES ${tuples}) AS change(${CHANGE_COLUMNS})` }),
     // An insert takes the columns' defaults (the epoch, and the writing transaction's id).
-    insertSource: (tuples) => `(${INSERT_COLUMNS}) VALUES ${tuples}`,
+    insertRows: (tuples) => `INSERT INTO plant (${INSERT_COLUMNS}) VALUES ${tuples}`,
     feedChangeSet: ', feed_epoch = DEFAULT, feed_xid = DEFAULT',
   },
 };
@@ -194,7 +202,7 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
       const first = row * COLUMNS_PER_ROW + 1;
       return `(${Array.from({ length: COLUMNS_PER_ROW }, (_, column) => dialect.placeholder(first + column)).join(', ')})`;
     });
-    const sql = `INSERT INTO plant ${dialect.insertSource(tuples.join(', '))}
+    const sql = `${dialect.insertRows(tuples.join(', '))}
        ON CONFLICT (id) DO NOTHING RETURNING CAST(id AS TEXT) AS id`;
     if (rowCount <= keepStatementsUpTo) keptInserts.set(rowCount, sql);
     return sql;
@@ -249,23 +257,18 @@ export function plantSqlFor(engine: Engine, keepStatementsUpTo = 0): PlantSql {
       ),
     selectPage: (after, limit, tags = [], name) =>
       statement(dialect, (bind) => {
-        if (engine === 'postgres' && name !== undefined && indexable(name.key))
-          return postgresSearchPage(
-            bind,
-            after === undefined ? undefined : dialect.bindId(after),
-            limit,
-            tags,
-            name.key,
-          );
-        const search = name === undefined ? PLAIN_PAGE : dialect.nameSearch(name.key, bind);
+        const from = after === undefined ? undefined : dialect.bindId(after);
+        if (name !== undefined && indexable(name.key))
+          return dialect.searchPage({ bind, after: from, limit, tags, key: name.key });
+        // Without a trigram to look up, a scan in id order that stops at the page's last match.
         const conditions = [
-          ...(search.condition === undefined ? [] : [search.condition]),
+          ...(name === undefined ? [] : [dialect.keyContains(bind(name.key))]),
           'plant.deleted_at IS NULL',
-          ...(after === undefined ? [] : [`${search.id} > ${bind(dialect.bindId(after))}`]),
+          ...(from === undefined ? [] : [`plant.id > ${bind(from)}`]),
           ...(tags.length === 0 ? [] : [`plant.tag IN (${tags.map((tag) => bind(tag)).join(', ')})`]),
         ];
-        return `SELECT ${PLANT_COLUMNS} FROM ${search.from} WHERE ${conditions.join(' AND ')}
-          ORDER BY ${search.id} ASC LIMIT ${bind(limit)}`;
+        return `SELECT ${PLANT_COLUMNS} FROM plant WHERE ${conditions.join(' AND ')}
+          ORDER BY plant.id ASC LIMIT ${bind(limit)}`;
       }),
   };
 }
@@ -284,13 +287,7 @@ const POSTGRES_SEARCH_HEAD = 10_000;
  * (`OFFSET 0` keeps that part from being turned back into a walk in id order; the gating
  * conditions are evaluated once, before it runs).
  */
-function postgresSearchPage(
-  bind: (value: unknown) => string,
-  after: unknown,
-  limit: number,
-  tags: readonly string[],
-  key: string,
-): string {
+function postgresSearchPage({ bind, after, limit, tags, key }: SearchPage): string {
   const pattern = bind(containing(key));
   const wanted = bind(limit);
   const tagged = (table: string) =>
@@ -313,6 +310,37 @@ function postgresSearchPage(
       WHERE (SELECT count(*) FROM head) = ${POSTGRES_SEARCH_HEAD} AND (SELECT count(*) FROM head_matches) < ${wanted})
     SELECT ${PLANT_COLUMNS} FROM matches JOIN plant ON plant.id = matches.id
     ORDER BY plant.id ASC LIMIT ${wanted}`;
+}
+
+/**
+ * A SQLite page of plants whose key contains `key` (3 code points or more), in one statement
+ * (one snapshot). The trigram index holds the keys up to the feed position in
+ * `plant_name_index` (sqlite-name-index.ts), so the page is the first matches of two parts:
+ * the indexed plants, read in rowid order through the index so that it stops at the page's
+ * last match (CROSS JOIN keeps the index outside), and the plants written after that position,
+ * few, read through the feed's index. Each plant's key is tested as it is now, so a plant the
+ * index still holds under an old name is not found by it. `?` placeholders are numbered by
+ * their place in the text: values are bound in the order they appear.
+ */
+function sqliteSearchPage({ bind, after, limit, tags, key }: SearchPage): string {
+  const matching = (id: string) =>
+    [
+      `instr(plant.name_key, ${bind(key)}) > 0`,
+      'plant.deleted_at IS NULL',
+      ...(tags.length === 0 ? [] : [`plant.tag IN (${tags.map((tag) => bind(tag)).join(', ')})`]),
+      ...(after === undefined ? [] : [`${id} > ${bind(after)}`]),
+    ].join(' AND ');
+  const indexed = `SELECT plant_name_search.rowid AS id
+      FROM plant_name_search CROSS JOIN plant ON plant.id = plant_name_search.rowid
+      WHERE plant_name_search MATCH ${bind(everyTrigramOf(key))} AND ${matching('plant_name_search.rowid')}
+      ORDER BY plant_name_search.rowid LIMIT ${bind(limit)}`;
+  // INDEXED BY: ordered by id, the planner would walk the whole table rather than the few plants after the index.
+  const unindexed = `SELECT plant.id AS id FROM plant INDEXED BY plant_feed_position
+      WHERE ${WRITTEN_AFTER_INDEX} AND ${matching('plant.id')}
+      ORDER BY plant.id LIMIT ${bind(limit)}`;
+  return `SELECT ${PLANT_COLUMNS} FROM plant
+    WHERE plant.id IN (SELECT id FROM (${indexed}) UNION ALL SELECT id FROM (${unindexed}))
+    ORDER BY plant.id ASC LIMIT ${bind(limit)}`;
 }
 
 /** Builds SQL whose values are bound in order: `bind(value)` records the value and answers its placeholder. */

@@ -21,6 +21,7 @@ import { plantSqlFor } from './plant-sql.js';
 import { SqlPlantChanges } from './sql-plant-changes.js';
 import { SqlPlantInserts } from './sql-plant-inserts.js';
 import { SqlPlantReads } from './sql-plant-reads.js';
+import { SqliteNameIndex } from './sqlite-name-index.js';
 
 export interface SqlPlantRepositoryOptions extends SqlRunnerOptions {
   /** Requests per batch of creates or changes (DEFAULT_MAX_BATCH). */
@@ -36,6 +37,7 @@ export class SqlPlantRepository implements PlantRepository, PlantBatchRepository
   private readonly inserts: SqlPlantInserts;
   private readonly reads: SqlPlantReads;
   private readonly changes: SqlPlantChanges;
+  private readonly nameIndex: SqliteNameIndex | undefined;
 
   constructor(dataSource: DataSource, { maxBatch = DEFAULT_MAX_BATCH, ...runner }: SqlPlantRepositoryOptions = {}) {
     const statements = new SqlRunner(dataSource, runner);
@@ -46,6 +48,7 @@ export class SqlPlantRepository implements PlantRepository, PlantBatchRepository
     this.inserts = new SqlPlantInserts(statements, sql, times, tuning.creates);
     this.changes = new SqlPlantChanges(statements, sql, times, tuning.changes);
     this.reads = new SqlPlantReads(statements, sql, tuning.lookups);
+    this.nameIndex = statements.engine === 'sqlite' ? new SqliteNameIndex(statements) : undefined;
   }
 
   insertIfAbsent(plant: Plant, provenance: PlantProvenance): Promise<InsertOutcome> {
@@ -55,7 +58,11 @@ export class SqlPlantRepository implements PlantRepository, PlantBatchRepository
   async insertAllIfAbsent(plants: readonly Plant[], provenance: PlantProvenance): Promise<InsertOutcome[]> {
     if (plants.length > MAX_ROWS_PER_STATEMENT)
       throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} plants per batch, not ${plants.length}`);
-    return plants.length === 0 ? [] : this.inserts.insertAll(plants, provenance);
+    if (plants.length === 0) return [];
+    const outcomes = await this.inserts.insertAll(plants, provenance);
+    // A batch of an import is indexed at once, in passes as large as it: the cheapest time to do it.
+    await this.nameIndex?.catchUp();
+    return outcomes;
   }
 
   listAfter(after: PlantId | undefined, limit: number): Promise<Plant[]> {

@@ -15,6 +15,8 @@ import { nodeTokenSecrets } from '../tokens/node-token-secrets.js';
 import { SqlPlantEventOutbox } from '../events/sql-plant-event-outbox.js';
 import { SqlPlantRepository } from '../plants/sql-plant-repository.js';
 import { SqlPlantFeed, type FeedLag } from '../plants/sql-plant-feed.js';
+import { NameIndexPasses, SqliteNameIndex, type NameIndexLog } from '../plants/sqlite-name-index.js';
+import { SqlRunner } from '../connection/sql-runner.js';
 import { TypeOrmTokenRepository } from '../tokens/typeorm-token-repository.js';
 
 export interface SqlStoreOptions {
@@ -24,6 +26,8 @@ export interface SqlStoreOptions {
    */
   readonly tokenCacheTtlMs?: number;
   readonly clock?: Clock;
+  /** Where background work says it failed (SQLite's name index passes); silent when absent. */
+  readonly log?: NameIndexLog;
 }
 
 /**
@@ -41,6 +45,8 @@ export class SqlStore {
   /** The plants' change feed (docs/storage.md#change-feed). */
   readonly feed: PlantChangeFeed;
   private readonly feedReader: SqlPlantFeed;
+  /** SQLite only: keeps the name index current (plants/sqlite-name-index.ts). */
+  private readonly nameIndexPasses: NameIndexPasses | undefined;
 
   private constructor(
     /** For tools and tests that read the tables directly; the ports above are the API. */
@@ -56,6 +62,9 @@ export class SqlStore {
     this.events = new SqlPlantEventOutbox(dataSource, statements);
     this.feedReader = new SqlPlantFeed(dataSource, statements);
     this.feed = this.feedReader;
+    const runner = new SqlRunner(dataSource, statements);
+    this.nameIndexPasses =
+      runner.engine === 'sqlite' ? new NameIndexPasses(new SqliteNameIndex(runner), options.log) : undefined;
   }
 
   /**
@@ -90,6 +99,7 @@ export class SqlStore {
   }
 
   async close(): Promise<void> {
+    await this.nameIndexPasses?.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

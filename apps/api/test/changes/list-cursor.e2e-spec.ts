@@ -111,7 +111,12 @@ describe.each(testEngines())('GET /plants hands out where to follow the feed fro
     await create(t, '9', 'created later');
     expect((await putPlant(t.url, t.token, '10', '{"name":"renamed"}')).status).toBe(200);
     expect((await deletePlant(t.url, t.token, '11')).status).toBe(204);
-    const copy = await followUntil(t, reader, cursor!, (c) => c.plants.has('9') && c.plants.has('10') && c.plants.has('11'));
+    const copy = await followUntil(
+      t,
+      reader,
+      cursor!,
+      (c) => c.plants.has('9') && c.plants.has('10') && c.plants.has('11'),
+    );
     expect(Object.fromEntries([...copy.plants].filter(([id]) => ['9', '10', '11'].includes(id)))).toEqual({
       '9': { version: 1, name: 'created later' },
       '10': { version: 2, name: 'renamed' },
@@ -128,7 +133,7 @@ describe.each(testEngines())('GET /plants hands out where to follow the feed fro
     expect((await putPlant(t.url, t.token, first.plants[0]!.id, '{"name":"changed after its page"}')).status).toBe(200);
     expect((await deletePlant(t.url, t.token, '105')).status).toBe(204);
     await create(t, '-5', 'before every page');
-    for (let next = first.next; next !== undefined; ) {
+    for (let next = first.next; next !== undefined;) {
       const page = await listPage(t, reader, next);
       listed.push(...page.plants);
       next = page.next;

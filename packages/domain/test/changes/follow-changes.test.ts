@@ -109,7 +109,10 @@ describe('FollowChanges', () => {
       await store.insertIfAbsent(plant('0', 'Moss'), provenance);
       await store.replace(plant('3', 'English ivy'), 1, { changedAt: new Date() });
       expect(await page(store, { after: now })).toMatchObject({
-        changes: [{ entry: { id: '0', name: 'Moss', version: 1 } }, { entry: { id: '3', name: 'English ivy', version: 2 } }],
+        changes: [
+          { entry: { id: '0', name: 'Moss', version: 1 } },
+          { entry: { id: '3', name: 'English ivy', version: 2 } },
+        ],
       });
     });
 

@@ -83,7 +83,7 @@ export function DocumentListPlants(): MethodDecorator {
         },
         [FEED_CURSOR_HEADER]: {
           description:
-            'A cursor of the change feed (`GET /plants/changes`, as its `after`) taken before this page was read, on every page: the page, with every change the feed reads from this cursor applied over it, is an exact copy (a change seen twice is harmless: versions only go up). To copy the whole catalogue, list every page and follow the feed from the first page\'s cursor. The origin\'s cursor while the store never held a plant.',
+            "A cursor of the change feed (`GET /plants/changes`, as its `after`) taken before this page was read, on every page: the page, with every change the feed reads from this cursor applied over it, is an exact copy (a change seen twice is harmless: versions only go up). To copy the whole catalogue, list every page and follow the feed from the first page's cursor. The origin's cursor while the store never held a plant.",
           schema: { type: 'string', maxLength: MAX_CURSOR_LENGTH, pattern: '^[0-9a-z.-]+$' },
           example: '1.0.3.2.lwelsp',
         },

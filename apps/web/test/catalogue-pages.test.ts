@@ -20,7 +20,7 @@ const ids = (pages: CataloguePages) => pages.current?.plants.map((p) => p.id);
 describe('the catalogue a page at a time', () => {
   it('keeps the feed cursor of its first page, where following keeps every page read current', async () => {
     const withCursor = (page: ListedPlant[], feedCursor: string) =>
-      Object.defineProperty(page, 'feedCursor', { value: feedCursor }) as ListedPlant[];
+      Object.defineProperty(page, 'feedCursor', { value: feedCursor });
     const source = walk(withCursor([plant(1n)], 'first'), withCursor([plant(2n)], 'second'));
     const pages = new CataloguePages(source.iterator, 1);
     expect(pages.feedCursor).toBeUndefined();

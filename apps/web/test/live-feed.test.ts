@@ -3,6 +3,7 @@ import {
   PlantStoreDeadlineError,
   type FollowChangesOptions,
   type FollowedChanges,
+  type ListedPlant,
   type ListedPlantPage,
   type ListPlantsQuery,
   type PlantFeedChange,
@@ -29,7 +30,7 @@ function client(...scripts: { batches: FollowedChanges[]; ending?: Error }[]) {
       const answer = stub.listCursor;
       return (async function* () {
         if (answer instanceof Error) throw answer;
-        yield Object.defineProperty([], 'feedCursor', { value: answer }) as ListedPlantPage;
+        yield Object.defineProperty([] as ListedPlant[], 'feedCursor', { value: answer }) as ListedPlantPage;
       })();
     },
     followChanges(options: FollowChangesOptions = {}): AsyncGenerator<FollowedChanges, never> {

@@ -24,9 +24,11 @@ async function create(t: SuiteApp, id: string, name: string): Promise<void> {
 async function listPage(t: SuiteApp, token: string, path: string) {
   const res = await getWithToken(t.url, token, path);
   expect(res.status).toBe(200);
+  const cursor = res.headers['feed-cursor'];
+  if (cursor === undefined) throw new Error(`GET ${path} answered no Feed-Cursor`);
   return {
     plants: parseExact<ListedPlant[]>(res.text),
-    cursor: res.headers['feed-cursor'] as string | undefined,
+    cursor,
     next: nextOf(res.headers['link']),
   };
 }
@@ -114,7 +116,7 @@ describe.each(testEngines())('GET /plants hands out where to follow the feed fro
     const copy = await followUntil(
       t,
       reader,
-      cursor!,
+      cursor,
       (c) => c.plants.has('9') && c.plants.has('10') && c.plants.has('11'),
     );
     expect(Object.fromEntries([...copy.plants].filter(([id]) => ['9', '10', '11'].includes(id)))).toEqual({
@@ -140,7 +142,7 @@ describe.each(testEngines())('GET /plants hands out where to follow the feed fro
     }
     const store = await liveRows(t);
     let copy = new Map<string, ListedPlant>();
-    await followUntil(t, reader, first.cursor!, (feed) => {
+    await followUntil(t, reader, first.cursor, (feed) => {
       copy = listPlusFeed(listed, feed);
       return shown(copy) === shown(store);
     });
@@ -167,7 +169,7 @@ describeOnPostgres('GET /plants’s cursor and a write still open (postgres)', (
       const { plants, cursor } = await listPage(t, t.token, '/plants');
       expect(plants.map((plant) => plant.id)).toEqual(['1', '3']);
       await writer.commitTransaction();
-      const copy = await followUntil(t, t.token, cursor!, (c) => c.plants.has('2'));
+      const copy = await followUntil(t, t.token, cursor, (c) => c.plants.has('2'));
       expect(copy.plants.get('2')).toEqual({ version: 1, name: 'slow' });
     } finally {
       if (writer.isTransactionActive) await writer.rollbackTransaction();

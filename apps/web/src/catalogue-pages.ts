@@ -7,6 +7,9 @@ export interface CataloguePage {
   readonly number: number;
 }
 
+/** A page as the walk yields it (PlantStoreClient.listPlantPages): its plants, and the feed's cursor taken before it. */
+type WalkedPage = ListedPlant[] & { readonly feedCursor?: string | undefined };
+
 /** What a change from the feed did to the pages read: on which page, and to which plant. */
 export type PageChange =
   | { readonly page: number; readonly kind: 'changed'; readonly before: ListedPlant; readonly plant: ListedPlant }
@@ -27,12 +30,21 @@ export class CataloguePages {
   private ended = false;
   private pendingRead: Promise<boolean> | undefined;
   private failure = false;
+  private firstFeedCursor: string | undefined;
 
   /** `walk` yields the pages in order (PlantStoreClient.listPlantPages), `pageSize` plants each but the last. */
   constructor(
-    private readonly walk: AsyncIterator<ListedPlant[]>,
+    private readonly walk: AsyncIterator<WalkedPage>,
     private readonly pageSize: number,
   ) {}
+
+  /**
+   * The change feed's cursor the API took before the walk's first page: following from it keeps
+   * every page read current. Undefined until that page is read (or from an API that sends none).
+   */
+  get feedCursor(): string | undefined {
+    return this.firstFeedCursor;
+  }
 
   get current(): CataloguePage | undefined {
     const plants = this.pages[this.index];
@@ -77,13 +89,14 @@ export class CataloguePages {
   }
 
   private async read(): Promise<boolean> {
-    let result: IteratorResult<ListedPlant[]>;
+    let result: IteratorResult<WalkedPage>;
     try {
       result = await this.walk.next();
     } catch (error) {
       this.failure = true;
       throw error;
     }
+    if (result.done !== true && this.pages.length === 0) this.firstFeedCursor = result.value.feedCursor;
     if (result.done === true || (result.value.length === 0 && this.pages.length > 0)) {
       this.ended = true;
       return false;

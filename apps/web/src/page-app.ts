@@ -108,8 +108,21 @@ export class PageApp {
       catalogueChanged: () => {
         this.walk = undefined;
       },
-      // The walk kept is brought up to every change, whichever view is shown, as the cursor moves on.
-      follow: (apply) =>
+      beforeRead: async () => {
+        if (feed.started) return;
+        // A walk read without a cursor taken before it could not be kept exact: read it anew.
+        const walkCursor = this.walk?.pages.feedCursor;
+        if (walkCursor !== undefined) {
+          feed.startFrom(walkCursor);
+          return;
+        }
+        this.walk = undefined;
+        await feed.startFromNow(signal);
+      },
+      // The walk kept is brought up to every change, whichever view is shown, as the cursor moves on;
+      // a tab's first follow starts where the walk was listed from.
+      follow: (apply) => {
+        feed.startFrom(this.walk?.pages.feedCursor);
         void feed.follow(signal, (changes) => {
           const walk = this.walk;
           const inCatalogue: PageChange[] = [];
@@ -119,7 +132,8 @@ export class PageApp {
             if (applied !== undefined) inCatalogue.push(applied);
           }
           apply(changes, inCatalogue);
-        }),
+        });
+      },
       useAnotherToken: () => this.useAnotherToken(''),
     };
   }

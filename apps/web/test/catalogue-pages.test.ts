@@ -18,6 +18,17 @@ function walk(...pages: ListedPlant[][]): { iterator: AsyncIterator<ListedPlant[
 const ids = (pages: CataloguePages) => pages.current?.plants.map((p) => p.id);
 
 describe('the catalogue a page at a time', () => {
+  it('keeps the feed cursor of its first page, where following keeps every page read current', async () => {
+    const withCursor = (page: ListedPlant[], feedCursor: string) =>
+      Object.defineProperty(page, 'feedCursor', { value: feedCursor });
+    const source = walk(withCursor([plant(1n)], 'first'), withCursor([plant(2n)], 'second'));
+    const pages = new CataloguePages(source.iterator, 1);
+    expect(pages.feedCursor).toBeUndefined();
+    await pages.next();
+    await pages.next();
+    expect(pages.feedCursor).toBe('first');
+  });
+
   it('reads forward as asked, and goes back over the pages read without reading them again', async () => {
     const source = walk([plant(1n), plant(2n)], [plant(3n), plant(4n)], [plant(5n)]);
     const pages = new CataloguePages(source.iterator, 2);

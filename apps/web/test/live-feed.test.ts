@@ -3,6 +3,9 @@ import {
   PlantStoreDeadlineError,
   type FollowChangesOptions,
   type FollowedChanges,
+  type ListedPlant,
+  type ListedPlantPage,
+  type ListPlantsQuery,
   type PlantFeedChange,
 } from '@plantstore/client';
 import { LiveFeed } from '../src/live-feed.js';
@@ -11,11 +14,25 @@ import { LiveFeed } from '../src/live-feed.js';
 
 const change = (id: bigint, name: string): PlantFeedChange => ({ id, version: 1, deleted: false, name });
 
-/** Each follow takes the next script: batches to yield, then how it ends (an error, or waiting until aborted). */
+/**
+ * Each follow takes the next script: batches to yield, then how it ends (an error, or waiting
+ * until aborted). A list answers one page with `listCursor` as its feed cursor, or fails when it is an Error.
+ */
 function client(...scripts: { batches: FollowedChanges[]; ending?: Error }[]) {
   const follows: (string | undefined)[] = [];
-  return {
+  const lists: number[] = [];
+  const stub = {
     follows,
+    lists,
+    listCursor: 'listed' as string | Error,
+    listPlantPages(query: ListPlantsQuery = {}): AsyncGenerator<ListedPlantPage> {
+      lists.push(query.limit ?? 100);
+      const answer = stub.listCursor;
+      return (async function* () {
+        if (answer instanceof Error) throw answer;
+        yield Object.defineProperty([] as ListedPlant[], 'feedCursor', { value: answer }) as ListedPlantPage;
+      })();
+    },
     followChanges(options: FollowChangesOptions = {}): AsyncGenerator<FollowedChanges, never> {
       follows.push(options.after);
       const script = scripts.shift() ?? { batches: [] };
@@ -29,6 +46,7 @@ function client(...scripts: { batches: FollowedChanges[]; ending?: Error }[]) {
       })();
     },
   };
+  return stub;
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -60,6 +78,49 @@ describe('LiveFeed', () => {
     next.abort();
     await again;
     expect(stub.follows).toEqual([undefined, 'c2']);
+  });
+
+  it('starts the first follow from the cursor of the list read first, never from the feed’s origin', async () => {
+    const stub = client({ batches: [] });
+    const feed = new LiveFeed(stub, 1);
+    feed.startFrom('walk');
+    feed.startFrom('later walk');
+    await feed.startFromNow(new AbortController().signal);
+    const leaving = new AbortController();
+    const following = feed.follow(leaving.signal, () => undefined);
+    await settle();
+    leaving.abort();
+    await following;
+    expect(stub.follows).toEqual(['walk']);
+    expect(stub.lists).toEqual([]);
+  });
+
+  it('takes a one-plant list’s cursor for a view that does not list, once: the next view has one', async () => {
+    const stub = client({ batches: [{ changes: [], next: 'c1', caughtUp: true }] });
+    const feed = new LiveFeed(stub, 1);
+    await feed.startFromNow(new AbortController().signal);
+    await feed.startFromNow(new AbortController().signal);
+    const leaving = new AbortController();
+    const following = feed.follow(leaving.signal, () => undefined);
+    await settle();
+    leaving.abort();
+    await following;
+    expect(stub.lists).toEqual([1]);
+    expect(stub.follows).toEqual(['listed']);
+  });
+
+  it('follows from the origin when the list for a cursor failed, as the view’s own read will say', async () => {
+    const stub = client({ batches: [] });
+    stub.listCursor = new PlantStoreDeadlineError('no answer for 30 s', 5, 30_000);
+    const feed = new LiveFeed(stub, 1);
+    await feed.startFromNow(new AbortController().signal);
+    expect(feed.started).toBe(false);
+    const leaving = new AbortController();
+    const following = feed.follow(leaving.signal, () => undefined);
+    await settle();
+    leaving.abort();
+    await following;
+    expect(stub.follows).toEqual([undefined]);
   });
 
   it('follows again from its cursor after the client gave up on an outage', async () => {

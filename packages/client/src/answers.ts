@@ -112,6 +112,14 @@ export function nextTarget(link: string | null): string | undefined {
   return undefined;
 }
 
+/**
+ * The change feed's cursor a list page carries (`Feed-Cursor`), or undefined when the server
+ * sent none (one older than it) or something a cursor cannot be (a cursor is 1 to 100 of `[0-9a-z.-]`).
+ */
+export function feedCursorOf(header: string | null): string | undefined {
+  return header !== null && /^[0-9a-z.-]{1,100}$/.test(header) ? header : undefined;
+}
+
 /** The API's Error body `{"error": <code>, "message": <sentence>}`, or undefined when the body is not one. */
 export function readErrorBody(text: string): { code: number; message: string } | undefined {
   const value = parseJson(text);

@@ -6,6 +6,7 @@ export type {
   ChangesQuery,
   FollowedChanges,
   ListedPlant,
+  ListedPlantPage,
   ListPlantsQuery,
   NewPlant,
   Plant,

@@ -1,4 +1,4 @@
-import { nextTarget, readChangesPage, readPlant, readPlantList, readPlantWithEtag } from './answers.js';
+import { feedCursorOf, nextTarget, readChangesPage, readPlant, readPlantList, readPlantWithEtag } from './answers.js';
 import { ChangeFollower, type FollowChangesOptions } from './change-follower.js';
 import { clientSettings, type PlantStoreClientOptions } from './client-options.js';
 import { idLiteral, type PlantId } from './plant-id.js';
@@ -7,6 +7,7 @@ import type {
   ChangesQuery,
   FollowedChanges,
   ListedPlant,
+  ListedPlantPage,
   ListPlantsQuery,
   NewPlant,
   Plant,
@@ -24,7 +25,7 @@ import {
 import { RetryingTransport, type CallOptions, type ConditionalCallOptions } from './retrying-transport.js';
 
 interface Page {
-  readonly plants: ListedPlant[];
+  readonly plants: ListedPlantPage;
   readonly next: URL | undefined;
 }
 
@@ -112,8 +113,11 @@ export class PlantStoreClient {
     for await (const page of this.listPlantPages(query, call)) yield* page;
   }
 
-  /** The same walk a page at a time: each page as the server sent it (the last may be empty). */
-  async *listPlantPages(query: ListPlantsQuery = {}, call: CallOptions = {}): AsyncGenerator<ListedPlant[]> {
+  /**
+   * The same walk a page at a time: each page as the server sent it (the last may be empty),
+   * with the change feed's cursor taken before it was read, `feedCursor`.
+   */
+  async *listPlantPages(query: ListPlantsQuery = {}, call: CallOptions = {}): AsyncGenerator<ListedPlantPage> {
     let url: URL | undefined = new URL(this.plantsUrl);
     url.search = listSearchParams(query).toString();
     while (url !== undefined) {
@@ -162,7 +166,10 @@ export class PlantStoreClient {
    * is applied to this client's own /plants URL, so a base path (a proxy's prefix) is kept.
    */
   private readPage(response: Response, text: string): Page {
-    const plants = readPlantList(text);
+    const plants = Object.defineProperty(readPlantList(text), 'feedCursor', {
+      value: feedCursorOf(response.headers.get('feed-cursor')),
+      enumerable: false,
+    }) as ListedPlantPage;
     const target = nextTarget(response.headers.get('link'));
     if (target === undefined) return { plants, next: undefined };
     const next = new URL(this.plantsUrl);

@@ -28,6 +28,15 @@ export interface ListedPlant {
   readonly tag?: string;
 }
 
+/**
+ * A page as `listPlantPages` yields it: its plants, and `feedCursor` (not enumerable, so the page
+ * compares and prints as its plants), the change feed's cursor the server took before reading
+ * the page. Applied over the walk's pages, `followChanges({ after: <the first page's feedCursor> })`
+ * keeps the copy exact without reading the feed from its start. Undefined from a server that
+ * sends none.
+ */
+export type ListedPlantPage = ListedPlant[] & { readonly feedCursor: string | undefined };
+
 /** What to list: only plants tagged with one of `tags` (all when absent), `limit` per page (1–1000, 100 by default). */
 export interface ListPlantsQuery {
   readonly tags?: readonly string[];

@@ -395,6 +395,20 @@ describe('listPlants', () => {
     expect(pages).toEqual([[{ id: 1n, name: 'a' }], []]);
   });
 
+  it('gives each page the feed cursor the server took before reading it, none when it sent none or not a cursor', async () => {
+    const { client } = scripted([
+      text(200, '[{"id":1,"name":"a"}]', {
+        link: '</plants?limit=1&after=1>; rel="next"',
+        'feed-cursor': '1.0.3.2.lwelsp',
+      }),
+      text(200, '[{"id":2,"name":"b"}]', { link: '</plants?limit=1&after=2>; rel="next"', 'feed-cursor': 'a b' }),
+      text(200, '[]'),
+    ]);
+    const cursors = [];
+    for await (const page of client.listPlantPages({ limit: 1 })) cursors.push(page.feedCursor);
+    expect(cursors).toEqual(['1.0.3.2.lwelsp', undefined, undefined]);
+  });
+
   it('stops with the error of a failed page, after the plants of the pages before', async () => {
     const { client } = scripted([
       text(200, '[{"id":1,"name":"a"}]', { link: '</plants?limit=1&after=1>; rel="next"' }),

@@ -42,6 +42,7 @@ const PRINTED: [section: string, lines: string[]][] = [
   ],
   ['Changing and deleting plants', ['7001 was deleted', 'id 7001 is retired: choose another']],
   ['Following changes', ["[ 'Monstera', 'Pilea' ]"]],
+  ['Following changes', ['Pilea']],
   ['Ids: bigint or decimal string, never number', []],
   ['Retries and deadlines', ['{ baseDelayMs: 200, maxDelayMs: 5000 }']],
   ['Retries and deadlines', []],

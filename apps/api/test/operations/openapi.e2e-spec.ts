@@ -96,7 +96,12 @@ describe('GET /openapi.json: the served contract', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/PlantListItem' },
     });
-    expect(Object.keys(list.responses['200'].headers)).toEqual(['Link']);
+    expect(Object.keys(list.responses['200'].headers)).toEqual(['Link', 'Feed-Cursor']);
+    expect(list.responses['200'].headers['Feed-Cursor'].schema).toEqual({
+      type: 'string',
+      maxLength: 100,
+      pattern: '^[0-9a-z.-]+$',
+    });
     expect(document['components'].schemas.PlantListItem).toEqual(
       expect.objectContaining({
         required: ['id', 'name'],

@@ -24,16 +24,19 @@ export function loadPlant(
 ): void {
   content.setAttribute('aria-busy', 'true');
   content.replaceChildren(h('p', {}, 'Loading the plant…'));
-  context.client.getPlant(id.value, callOptions(context)).then(
-    (read) => {
-      if (isLeft(context)) return;
-      content.removeAttribute('aria-busy');
-      show(read);
-    },
-    (error: unknown) => {
-      if (isLeft(context)) return;
-      content.removeAttribute('aria-busy');
-      content.replaceChildren(failureAlert(error, context));
-    },
-  );
+  void context
+    .beforeRead()
+    .then(() => context.client.getPlant(id.value, callOptions(context)))
+    .then(
+      (read) => {
+        if (isLeft(context)) return;
+        content.removeAttribute('aria-busy');
+        show(read);
+      },
+      (error: unknown) => {
+        if (isLeft(context)) return;
+        content.removeAttribute('aria-busy');
+        content.replaceChildren(failureAlert(error, context));
+      },
+    );
 }

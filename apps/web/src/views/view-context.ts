@@ -22,6 +22,12 @@ export interface ViewContext {
    * catalogue pages kept (which every following view keeps current).
    */
   follow(apply: (changes: readonly PlantFeedChange[], inCatalogue: readonly PageChange[]) => void): void;
+  /**
+   * Called by a view that reads without listing (a plant), before its read: makes sure the
+   * tab's following starts at a cursor taken before that read (a one-plant list's, when the tab
+   * has none yet), so that what the view shows is kept exact, never by reading the feed from its start.
+   */
+  beforeRead(): Promise<void>;
   /** Forgets the token and asks for another. */
   useAnotherToken(): void;
 }

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List plants
-         * @description Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).
+         * @description Plants ascending by id, a page at a time; deleted plants are never listed. Every page carries `Feed-Cursor`, where a copy made from the list follows the change feed from. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).
          */
         get: operations["listPlants"];
         put?: never;
@@ -332,7 +332,7 @@ export interface operations {
     followChanges: {
         parameters: {
             query?: {
-                /** @description A cursor from an earlier answer (`next`, or an event’s id); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004. */
+                /** @description A cursor from an earlier answer (`next`, an event’s id, or the `Feed-Cursor` header of a `GET /plants` page); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004. */
                 after?: string;
                 /** @description Entries per page at most: 1 to 1000 in canonical decimal form; 100 when absent. A stream reads the first page with it. */
                 limit?: number;
@@ -634,6 +634,11 @@ export interface operations {
                      * @example </plants?tags=tropical&limit=2&after=2>; rel="next"
                      */
                     Link?: string;
+                    /**
+                     * @description A cursor of the change feed (`GET /plants/changes`, as its `after`) taken before this page was read, on every page: the page, with every change the feed reads from this cursor applied over it, is an exact copy (a change seen twice is harmless: versions only go up). To copy the whole catalogue, list every page and follow the feed from the first page's cursor. The origin's cursor while the store never held a plant.
+                     * @example 1.0.3.2.lwelsp
+                     */
+                    "Feed-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -30,4 +30,15 @@ export class FollowChanges {
     const next = ChangeCursor.encode(changes.length === 0 ? after : changes[changes.length - 1]!.position);
     return { outcome: 'page', changes, next };
   }
+
+  /**
+   * The cursor of now: every change that commits after this call comes after it. A reader that
+   * takes it before reading the store (a list) and then follows the feed from it keeps an exact
+   * copy; a change it sees twice is harmless, versions only go up. The origin's cursor while no
+   * plant was ever stored.
+   * @throws {StorageUnavailableError} the feed cannot reach its store (from the port, unchanged).
+   */
+  async cursorOfNow(): Promise<string> {
+    return ChangeCursor.encode((await this.feed.newestPosition()) ?? FEED_ORIGIN);
+  }
 }

@@ -34,10 +34,13 @@ export interface PlantChangeFeed {
   /** Up to `limit` (≥ 1) plants whose last change is after `after`, ascending by position. */
   readAfter(after: FeedPosition, limit: number): Promise<readonly PositionedFeedEntry[]>;
   /**
-   * A position at or after every position `readAfter` has answered or can answer now, never
-   * lower than one it gave before (a cursor once handed out stays below it, even after its
-   * plant changed again); undefined while no plant was ever stored. A store may answer a bound
-   * above its last change rather than the change itself.
+   * The feed's present: a position at or after every position `readAfter` has answered or can
+   * answer now, never lower than one it gave before (a cursor once handed out stays below it,
+   * even after its plant changed again), and below every change that commits after it was
+   * answered, so that following from it misses nothing committed later (a list read after it,
+   * plus the feed from it, is an exact copy). Undefined while no plant was ever stored. A store
+   * may answer a point between its last change and the next one rather than the change itself,
+   * never a bound a later commit could land below.
    */
   newestPosition(): Promise<FeedPosition | undefined>;
 }

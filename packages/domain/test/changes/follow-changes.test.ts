@@ -102,6 +102,30 @@ describe('FollowChanges', () => {
     expect(result).toEqual({ outcome: 'unknown-cursor', parameter: 'after' });
   });
 
+  describe('cursorOfNow', () => {
+    it('is a cursor the feed accepts, after which comes exactly what changed later', async () => {
+      const now = await new FollowChanges(store).cursorOfNow();
+      expect(await page(store, { after: now })).toEqual({ changes: [], next: ChangeCursor.decode(now) });
+      await store.insertIfAbsent(plant('0', 'Moss'), provenance);
+      await store.replace(plant('3', 'English ivy'), 1, { changedAt: new Date() });
+      expect(await page(store, { after: now })).toMatchObject({
+        changes: [
+          { entry: { id: '0', name: 'Moss', version: 1 } },
+          { entry: { id: '3', name: 'English ivy', version: 2 } },
+        ],
+      });
+    });
+
+    it('is the origin’s cursor while the store has no plant', async () => {
+      expect(await new FollowChanges(new InMemoryPlantRepository()).cursorOfNow()).toBe(ChangeCursor.origin);
+    });
+
+    it('throws the store’s StorageUnavailableError as it is', async () => {
+      store.goOffline();
+      await expect(new FollowChanges(store).cursorOfNow()).rejects.toBeInstanceOf(StorageUnavailableError);
+    });
+  });
+
   it('throws the store’s StorageUnavailableError as it is', async () => {
     store.goOffline();
     await expect(new FollowChanges(store).execute(query({}))).rejects.toBeInstanceOf(StorageUnavailableError);

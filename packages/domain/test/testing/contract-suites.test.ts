@@ -100,6 +100,14 @@ class NewestByLastServable extends InMemoryPlantRepository {
   }
 }
 
+/** Its newest position is a bound past the next commit: a change committed later can land below it. */
+class NewestAboveNextCommit extends InMemoryPlantRepository {
+  override async newestPosition(): Promise<FeedPosition | undefined> {
+    const newest = await super.newestPosition();
+    return newest === undefined ? undefined : { ...newest, commit: newest.commit + 1n };
+  }
+}
+
 /** Overwrites the revocation time, and lists hashes. */
 class CarelessTokens extends InMemoryTokenRepository {
   override async revoke(id: string, at: Date): Promise<boolean> {
@@ -181,6 +189,13 @@ describe('the port contract suites', () => {
     );
   });
 
+  it('fail a change feed whose newest position is a bound a later commit lands below, so following from it misses that commit', async () => {
+    const checks = plantChangeFeedContract({ empty: async () => new NewestAboveNextCommit() });
+    expect(((await failureOf(checks, 'places every change committed after newestPosition')) as Error).message).toMatch(
+      /^plants changed after newestPosition .*, read from it: expected \["1","5","9","9223372036854775807"\], got \["1","5","9223372036854775807"\]$/,
+    );
+  });
+
   it('pass the in-memory stores (every check, by name)', async () => {
     const names = [
       ...plantRepositoryContract({ empty: async () => new InMemoryPlantRepository() }),
@@ -189,6 +204,6 @@ describe('the port contract suites', () => {
       ...plantChangeFeedContract({ empty: async () => new InMemoryPlantRepository() }),
     ].map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names.length).toBe(29);
+    expect(names.length).toBe(30);
   });
 });

@@ -77,7 +77,7 @@ export function DocumentFollowChanges(): MethodDecorator {
       required: false,
       schema: CURSOR,
       description:
-        'A cursor from an earlier answer (`next`, or an event’s id); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004.',
+        'A cursor from an earlier answer (`next`, an event’s id, or the `Feed-Cursor` header of a `GET /plants` page); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004.',
     }),
     ApiQuery({
       name: 'limit',

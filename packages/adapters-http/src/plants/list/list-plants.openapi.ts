@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
-import { PlantNameSearch, PlantPageQuery, PlantTag } from '@plantstore/domain';
+import { MAX_CURSOR_LENGTH, PlantNameSearch, PlantPageQuery, PlantTag } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
 import { NAME, TAG } from '../plant-openapi.js';
+import { FEED_CURSOR_HEADER } from './plant-list-representation.js';
 
 @ApiSchema({
   name: 'PlantListItem',
@@ -31,7 +32,7 @@ export function DocumentListPlants(): MethodDecorator {
       operationId: 'listPlants',
       summary: 'List plants',
       description:
-        'Plants ascending by id, a page at a time; deleted plants are never listed. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).',
+        'Plants ascending by id, a page at a time; deleted plants are never listed. Every page carries `Feed-Cursor`, where a copy made from the list follows the change feed from. A full page (exactly `limit` plants) carries a `Link` header with `rel="next"` to the following page, even when that page turns out empty; a shorter page is the last. Following `next` until it is absent returns every plant that stays in the store for the whole walk exactly once, whatever is created meanwhile. Ids are JSON numbers with exact int64 digits: read them with a parser that keeps big integers. With `name`, only plants whose name contains the text, compared case- and accent-insensitively; it combines with `tags` (both must hold) and pages exactly as the list does. Any query parameter other than these four is refused (40004).',
     }),
     ApiBearerAuth('bearerAuth'),
     // In the document in this order: tags, name, limit, after.
@@ -79,6 +80,12 @@ export function DocumentListPlants(): MethodDecorator {
             'RFC 8288: `</plants?tags=…&name=…&limit=…&after=<last id>>; rel="next"` (the same tags and name) when the page is full; absent on a shorter page.',
           schema: { type: 'string' },
           example: '</plants?tags=tropical&limit=2&after=2>; rel="next"',
+        },
+        [FEED_CURSOR_HEADER]: {
+          description:
+            "A cursor of the change feed (`GET /plants/changes`, as its `after`) taken before this page was read, on every page: the page, with every change the feed reads from this cursor applied over it, is an exact copy (a change seen twice is harmless: versions only go up). To copy the whole catalogue, list every page and follow the feed from the first page's cursor. The origin's cursor while the store never held a plant.",
+          schema: { type: 'string', maxLength: MAX_CURSOR_LENGTH, pattern: '^[0-9a-z.-]+$' },
+          example: '1.0.3.2.lwelsp',
         },
       },
       example: [

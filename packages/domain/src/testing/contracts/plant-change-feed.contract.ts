@@ -247,6 +247,35 @@ export function plantChangeFeedContract(subject: PlantChangeFeedSubject): Contra
       },
     },
     {
+      name: 'places every change committed after newestPosition answered after it, so a copy read then follows on exactly',
+      run: async () => {
+        const store = await subject.empty();
+        await store.insertIfAbsent(plant({ id: '5', name: 'first' }), provenance);
+        await store.insertAllIfAbsent(
+          [plant({ id: '9', name: 'second' }), plant({ id: '7', name: 'third' })],
+          provenance,
+        );
+        // Not settled: the position must be a safe start even while the feed lags behind.
+        const now = await store.newestPosition();
+        ensure(now !== undefined, 'newestPosition is undefined after plants were stored');
+        const ids = ['1', '5', '7', '9', `${PlantId.MAX}`];
+        const copy = await storeAsCopy(store, ids);
+        // Later commits, at ids below and above the plants of the last one.
+        await store.replace(plant({ id: '9', name: 'second, changed' }), 1, revision);
+        await store.retire(id('5'), 1, retirement);
+        await store.insertIfAbsent(plant({ id: '1', name: 'lowest id' }), provenance);
+        await store.insertIfAbsent(plant({ id: PlantId.MAX, name: 'highest id' }), provenance);
+        await settled(store);
+        const read = await follow(store, now!, 3, copy);
+        ensureEqual(
+          read.entries.map((e) => plainOf(e).id).sort(),
+          ['1', '5', '9', `${PlantId.MAX}`],
+          `plants changed after newestPosition ${show(now)}, read from it`,
+        );
+        ensureEqual(shown(read.copy), shown(await storeAsCopy(store, ids)), 'the copy read then, followed on from it');
+      },
+    },
+    {
       name: 'keeps every position across a reopening, so an old cursor reads what it read before',
       run: async () => {
         const store = await subject.empty();

@@ -108,7 +108,10 @@ export class NameIndexPasses {
     private readonly log: NameIndexLog | undefined,
     private readonly intervalMs = NAME_INDEX_PASS_INTERVAL_MS,
   ) {
-    this.timer = setInterval(() => (this.running ??= this.run().finally(() => (this.running = undefined))), intervalMs);
+    this.timer = setInterval(() => {
+      // run() never rejects: a failure is said and tried again.
+      this.running ??= this.run().finally(() => (this.running = undefined));
+    }, intervalMs);
     // The passes alone never keep a process alive.
     this.timer.unref();
   }

@@ -162,18 +162,21 @@ export function nameSearchReport({ plants, rounds, kinds }) {
   return out.join('\n');
 }
 
-const MIGRATION = 'AddPlantNameSearch1764288000000';
+/** The migrations of name search, the newest first: the upgrade undoes them, then times them. */
+const MIGRATIONS = ['IndexPlantNamesInPasses1764374400000', 'AddPlantNameSearch1764288000000'];
 
-/** Undoes the name-search migration on the store at `databaseUrl` (it must be the last applied), then times it. */
+/** Undoes the name-search migrations on the store at `databaseUrl` (they must be the last applied), then times them. */
 export async function timeUpgrade(databaseUrl) {
   const persistence = createRequire(join(ROOT, 'packages/adapters-persistence/package.json'))(
     '@plantstore/adapters-persistence',
   );
   const dataSource = await persistence.openDataSource(persistence.databaseConfigFor(databaseUrl, ROOT));
   try {
-    const last = dataSource.migrations.at(-1);
-    if (last?.name !== MIGRATION) throw new Error(`the last migration is ${last?.name}, not ${MIGRATION}`);
-    await dataSource.undoLastMigration();
+    const applied = await dataSource.query('SELECT name FROM migrations ORDER BY id DESC');
+    const last = applied.slice(0, MIGRATIONS.length).map((row) => row.name);
+    if (last.join() !== MIGRATIONS.join())
+      throw new Error(`the last migrations are ${last.join(', ')}, not ${MIGRATIONS.join(', ')}`);
+    for (let undone = 0; undone < MIGRATIONS.length; undone++) await dataSource.undoLastMigration();
     const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM plant WHERE deleted_at IS NULL');
     const started = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
@@ -195,7 +198,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const engine = target.startsWith('sqlite:') ? 'sqlite' : 'postgres';
     const { plants, seconds, cpuSeconds } = await timeUpgrade(target);
     const markdown = [
-      `### Upgrade: migration ${MIGRATION} on ${engine}, ${fmt(plants)} live plants`,
+      `### Upgrade: migrations ${[...MIGRATIONS].reverse().join(' and ')} on ${engine}, ${fmt(plants)} live plants`,
       '',
       `- undone, then applied again as a start-up applies it: ${seconds.toFixed(1)} s elapsed, ${cpuSeconds.toFixed(1)} s CPU in this process (${engine === 'sqlite' ? 'SQLite runs in it: all of the work' : 'the keys; the index is built by the PostgreSQL server'}); load average at end ${os
         .loadavg()

@@ -5,6 +5,7 @@ import { AddPlantVersionsAndTombstones1764057600000 } from './1764057600000-add-
 import { AddPlantChangeFeed1764201600000 } from './1764201600000-add-plant-change-feed.js';
 import { AddPlantNameSearch1764288000000 } from './1764288000000-add-plant-name-search.js';
 import { IndexPlantNamesInPasses1764374400000 } from './1764374400000-index-plant-names-in-passes.js';
+import { IndexLivePlantsByTag1764460800000 } from './1764460800000-index-live-plants-by-tag.js';
 
 /** Every migration in order; listed, not globbed, so the build is the single source. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   AddPlantChangeFeed1764201600000,
   AddPlantNameSearch1764288000000,
   IndexPlantNamesInPasses1764374400000,
+  IndexLivePlantsByTag1764460800000,
 ];

@@ -32,6 +32,13 @@ const list = (value) =>
     .filter(Boolean);
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 
+/** GET, the list and PUT read the plants the creates stored: without the creates they would answer 404s. */
+function withCreatesRoutesRead(scenarios) {
+  if (scenarios.includes('create') || !scenarios.some((s) => ['get', 'list', 'put'].includes(s))) return scenarios;
+  log('get, list and put read the plants the creates store: create added to the scenarios');
+  return ['create', ...scenarios];
+}
+
 function options(args) {
   const smoke = args.includes('--smoke');
   const at = args.indexOf('--against');
@@ -43,7 +50,7 @@ function options(args) {
     smoke,
     ref: given ?? previousRelease(),
     engines: list(env.BENCH_AB_ENGINES) ?? base.engines ?? ['tmpfs', 'disk', ...(pgUrl ? ['postgres'] : [])],
-    scenarios: list(env.BENCH_AB_SCENARIOS) ?? base.scenarios,
+    scenarios: withCreatesRoutesRead(list(env.BENCH_AB_SCENARIOS) ?? base.scenarios),
     durationS: env.BENCH_DURATION_S ?? String(base.durationS),
     warmupS: env.BENCH_WARMUP_S ?? String(base.warmupS),
     repeat: env.BENCH_REPEAT ?? String(base.repeat),

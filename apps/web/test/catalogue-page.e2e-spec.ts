@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { PlantStoreClient } from '@plantstore/client';
-import { createTokenWithCli } from '../../../test-support/built-cli.js';
-import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
 import { repositoryRoot } from '../../../test-support/repository-root.mjs';
-import { axeViolations, focused, launchChromium, storedByPage, tabTo } from './support/browser.js';
+import { axeViolations, focused, storedByPage, tabTo } from './support/browser.js';
+import { useBrowserStand } from './support/browser-stand.js';
 import { details, expectAlert, tableRows } from './support/page-reading.js';
-import { watchPage, type WatchedPage } from './support/watched-page.js';
+import type { WatchedPage } from './support/watched-page.js';
 
 /**
  * The catalogue page as a person uses it: the built server (`node apps/api/dist/main.js`) on a
@@ -53,41 +50,28 @@ const NAMES: readonly [string, string][] = [
 ];
 
 describe('the catalogue page in a real browser, with the keyboard alone', () => {
-  let dataDir: string;
-  let databaseUrl: string;
   let writer: string;
   let reader: string;
-  let server: BuiltServer | undefined;
-  let browser: Browser | undefined;
   let context: BrowserContext;
   let page: Page;
   let watched: WatchedPage;
   const pageHtml: string[] = [];
   let api: PlantStoreClient;
-
-  beforeAll(async () => {
-    browser = await launchChromium('the catalogue page in a headless browser');
-    if (browser === undefined) return;
-    dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-e2e-'));
-    databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
-    ({ token: writer } = await createTokenWithCli(databaseUrl, 'web-e2e'));
-    ({ token: reader } = await createTokenWithCli(databaseUrl, 'web-e2e-reader', ['plants:read']));
-    server = await startBuiltServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'trace' });
-    api = new PlantStoreClient({ baseUrl: server.url, token: writer });
-    for (const [index, [name, tag]] of NAMES.entries())
-      await api.createPlant({ id: FIRST_ID + BigInt(index), name, tag });
-    await api.createPlant({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
-
-    context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
-    page = await context.newPage();
-    watched = watchPage(page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const stand = useBrowserStand({
+    what: 'the catalogue page in a headless browser',
+    dirPrefix: 'plantstore-web-e2e-',
+    tokens: [{ name: 'web-e2e' }, { name: 'web-e2e-reader', scopes: ['plants:read'] }],
+    // Every request logged, so that the last step can look for tokens in every line.
+    serverEnv: { LOG_LEVEL: 'trace' },
+    async ready({ server, tokens, openTab }) {
+      [writer, reader] = tokens as [string, string];
+      api = new PlantStoreClient({ baseUrl: server.url, token: writer });
+      for (const [index, [name, tag]] of NAMES.entries())
+        await api.createPlant({ id: FIRST_ID + BigInt(index), name, tag });
+      await api.createPlant({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
+      ({ context, page, watched } = await openTab());
+    },
+  });
 
   /** The view's heading, once the view is shown. */
   const heading = async () => (await page.locator('h1').innerText()).trim();
@@ -101,19 +85,21 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   const keepHtml = async () => pageHtml.push(await page.content());
 
   it('asks for a token first, under a strict Content-Security-Policy of its own, with nothing from another origin', async () => {
-    if (browser === undefined) return;
-    const response = await page.goto(`${server!.url}/`);
+    if (stand.skipped) return;
+    const response = await page.goto(`${stand.server.url}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.locator('h1', { hasText: 'Use an API token' }).waitFor();
     expect(await focused(page)).toBe('h1 Use an API token');
     expect(await page.title()).toBe('Use an API token · Plant Store');
     await expectNoAxeViolations();
-    expect(new Set(watched.requests.map((request) => new URL(request.url).origin))).toEqual(new Set([server!.url]));
+    expect(new Set(watched.requests.map((request) => new URL(request.url).origin))).toEqual(
+      new Set([stand.server.url]),
+    );
   });
 
   it('refuses what is not a token before sending anything, and says a refused token was refused', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'input API token');
     await page.keyboard.insertText('not a token');
     await page.keyboard.press('Enter');
@@ -144,7 +130,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('keeps a good token in sessionStorage only, and shows the first page of the catalogue with exact ids', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'input API token');
     await page.keyboard.insertText(writer);
     await keepHtml(); // typed, not yet sent: a password field's value is not in the HTML
@@ -165,7 +151,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it("walks to the next page by the API's links, and back without asking the server again", async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'button Next page');
     await page.keyboard.press('Enter');
     await page.locator('h2', { hasText: 'Page 2' }).waitFor();
@@ -184,12 +170,12 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('filters by tag; a tag the rules refuse is told in the words the server would use, and never sent', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const before = apiCalls().length;
     await tabTo(page, 'input Tag');
     await page.keyboard.insertText('   ');
     await page.keyboard.press('Enter');
-    const refusal = await fetch(`${server!.url}/plants?tags=${encodeURIComponent('   ')}`, {
+    const refusal = await fetch(`${stand.server.url}/plants?tags=${encodeURIComponent('   ')}`, {
       headers: { authorization: `Bearer ${writer}` },
     });
     expect(refusal.status).toBe(400);
@@ -210,11 +196,11 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('searches by name from the box beside the tag filter: accents aside, the count said politely, the search in the address', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'input Name contains');
     await page.keyboard.insertText('x'.repeat(201));
     await page.keyboard.press('Enter');
-    const refusal = await fetch(`${server!.url}/plants?name=${'x'.repeat(201)}`, {
+    const refusal = await fetch(`${stand.server.url}/plants?name=${'x'.repeat(201)}`, {
       headers: { authorization: `Bearer ${writer}` },
     });
     expect(refusal.status).toBe(400);
@@ -235,11 +221,11 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     const asked = new URL(apiCalls().at(-1)!.url).searchParams;
     expect([asked.getAll('tags'), asked.getAll('name')]).toEqual([['fern'], ['ASPLÉNIUM']]);
     const address = page.url();
-    expect(address).toBe(`${server!.url}/#/plants?tag=fern&name=ASPL%C3%89NIUM`);
+    expect(address).toBe(`${stand.server.url}/#/plants?tag=fern&name=ASPL%C3%89NIUM`);
     await expectNoAxeViolations();
 
     // The address is the search: opened again (a bookmark, a shared link), it shows the same plants.
-    await page.goto(`${server!.url}/#/plants`);
+    await page.goto(`${stand.server.url}/#/plants`);
     await page.goto(address);
     await page.reload();
     await page.locator('h1', { hasText: 'whose name contains “ASPLÉNIUM”' }).waitFor();
@@ -248,7 +234,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     expect(await page.locator('#name-filter').inputValue()).toBe('ASPLÉNIUM');
 
     // A search that fills a page says there is more.
-    await page.goto(`${server!.url}/#/plants?name=a`);
+    await page.goto(`${stand.server.url}/#/plants?name=a`);
     await status.filter({ hasText: '25 plants found on page 1; more on the next page.' }).waitFor();
     expect(await heading()).toBe('Catalogue: plants whose name contains “a”');
 
@@ -261,25 +247,25 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     await page.keyboard.press('Enter');
     await page.locator('h1', { hasText: 'Catalogue: plants tagged “fern”' }).waitFor();
     expect(await heading()).toBe('Catalogue: plants tagged “fern”');
-    expect(page.url()).toBe(`${server!.url}/#/plants?tag=fern`);
+    expect(page.url()).toBe(`${stand.server.url}/#/plants?tag=fern`);
   });
 
   it('opens a plant from the list', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'a Asplenium nidus');
     await page.keyboard.press('Enter');
     await page.locator('dd.name').waitFor();
     const id = (FIRST_ID + BigInt(NAMES.findIndex(([name]) => name === 'Asplenium nidus'))).toString();
     expect(await heading()).toBe(`Plant ${id}`);
     expect(await details(page)).toEqual({ id, name: 'Asplenium nidus', tag: 'fern' });
-    expect(page.url()).toBe(`${server!.url}/#/plants/${id}`);
+    expect(page.url()).toBe(`${stand.server.url}/#/plants/${id}`);
     await expectNoAxeViolations();
     await keepHtml();
   });
 
   it('shows a name and a tag that look like HTML as those characters, running nothing', async () => {
-    if (browser === undefined) return;
-    await page.goto(`${server!.url}/#/plants/${INT64_MAX}`);
+    if (stand.skipped) return;
+    await page.goto(`${stand.server.url}/#/plants/${INT64_MAX}`);
     await page.locator('dd.name').waitFor();
     expect(await details(page)).toEqual({ id: INT64_MAX, name: XSS_NAME, tag: '<b>tag</b>' });
     expect(await page.locator('img, b').count()).toBe(0);
@@ -288,7 +274,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('checks the add form with the domain before sending: the server’s sentence, no request', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'a Add a plant');
     await page.keyboard.press('Enter');
     await page.locator('h1', { hasText: 'Add a plant' }).waitFor();
@@ -301,7 +287,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     await tabTo(page, 'input Tag (optional)');
     await page.keyboard.insertText('x'.repeat(65));
     await page.keyboard.press('Enter');
-    const answer = await fetch(`${server!.url}/plants`, {
+    const answer = await fetch(`${stand.server.url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
       body: `{"id": ${offered}, "name": "", "tag": "${'x'.repeat(65)}"}`,
@@ -321,7 +307,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('adds a plant under the offered id, every digit of it, and tells a taken id in the catalogue’s words', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const offered = await page.locator('#plant-id').inputValue();
     await page.keyboard.insertText('Sword fern');
     await tabTo(page, 'input Tag (optional)');
@@ -355,7 +341,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('forgets the token on request; a read-only token browses, and adding says it lacks the scope', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'button Forget token');
     await page.keyboard.press('Enter');
     await page.locator('h1', { hasText: 'Use an API token' }).waitFor();
@@ -384,7 +370,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
   });
 
   it('never puts a token in a URL, the page’s HTML, the console or a server log line; the page raised no error', () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const tokens = [writer, reader, `pst_${'x'.repeat(43)}`];
     const secrets = tokens.flatMap((token) => [token, createHash('sha256').update(token).digest('hex')]);
     const leaks = (texts: readonly string[]) => texts.filter((text) => secrets.some((secret) => text.includes(secret)));
@@ -392,7 +378,7 @@ describe('the catalogue page in a real browser, with the keyboard alone', () => 
     expect(leaks(pageHtml)).toEqual([]);
     expect(pageHtml).toHaveLength(5);
     expect(leaks(watched.consoleLines)).toEqual([]);
-    const logLines = server!
+    const logLines = stand.server
       .stdout()
       .split('\n')
       .filter((line) => line !== '');

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PlantStoreClient } from '@plantstore/client';
-import { createTokenWithCli } from '../../../test-support/built-cli.js';
-import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
-import { axeViolations, launchChromium, tabTo } from './support/browser.js';
+import { axeViolations, tabTo } from './support/browser.js';
+import { useBrowserStand } from './support/browser-stand.js';
 import { details, tableRows } from './support/page-reading.js';
-import { watchPage, type WatchedPage } from './support/watched-page.js';
+import type { WatchedPage } from './support/watched-page.js';
 
 /**
  * The page stays live: the built server on a fresh SQLite file, the page open in Debian's
@@ -26,34 +22,21 @@ const PLANTS: readonly [string, string, string][] = [
 ];
 
 describe('the page follows changes made elsewhere, in a real browser', () => {
-  let dataDir: string;
-  let databaseUrl: string;
   let writer: string;
-  let server: BuiltServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let watched: WatchedPage;
   let someoneElse: PlantStoreClient;
-
-  beforeAll(async () => {
-    browser = await launchChromium('the live catalogue page in a headless browser');
-    if (browser === undefined) return;
-    dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-live-'));
-    databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
-    ({ token: writer } = await createTokenWithCli(databaseUrl, 'web-live'));
-    server = await startBuiltServer({ DATABASE_URL: databaseUrl });
-    someoneElse = new PlantStoreClient({ baseUrl: server.url, token: writer });
-    for (const [plantId, name, tag] of PLANTS) await someoneElse.createPlant({ id: plantId, name, tag });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
-    page = await context.newPage();
-    watched = watchPage(page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const stand = useBrowserStand({
+    what: 'the live catalogue page in a headless browser',
+    dirPrefix: 'plantstore-web-live-',
+    tokens: [{ name: 'web-live' }],
+    async ready({ server, tokens, openTab }) {
+      [writer] = tokens as [string];
+      someoneElse = new PlantStoreClient({ baseUrl: server.url, token: writer });
+      for (const [plantId, name, tag] of PLANTS) await someoneElse.createPlant({ id: plantId, name, tag });
+      ({ page, watched } = await openTab());
+    },
+  });
 
   const status = () => page.locator('#status');
   const said = async (text: string) => {
@@ -67,8 +50,8 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   const notReloaded = () => page.evaluate<boolean>('window.notReloaded === true');
 
   it('shows the catalogue, then follows its changes over one stream with the token in its Authorization header', async () => {
-    if (browser === undefined) return;
-    await page.goto(`${server!.url}/`);
+    if (stand.skipped) return;
+    await page.goto(`${stand.server.url}/`);
     await tabTo(page, 'input API token');
     await page.keyboard.insertText(writer);
     await page.keyboard.press('Enter');
@@ -82,7 +65,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it('a plant renamed by another client shows renamed, said politely, without a reload', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await someoneElse.updatePlant(id(2), { name: 'Ficus elastica', tag: 'indoor' });
     await page.locator('td', { hasText: 'Ficus elastica' }).waitFor();
     expect(await tableRows(page)).toEqual([
@@ -97,7 +80,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it('a plant added on the page shows in its place by id; one deleted elsewhere goes', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await someoneElse.createPlant({ id: id(3), name: 'Pilea peperomioides' });
     await page.locator('td', { hasText: 'Pilea peperomioides' }).waitFor();
     await said(`Plant ${id(3)}, “Pilea peperomioides”, without a tag, was added to this page.`);
@@ -114,7 +97,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it("stops following a view that is left, and the next view follows from the last view's cursor", async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const before = streams().length;
     await tabTo(page, 'a Aloe vera');
     await page.keyboard.press('Enter');
@@ -133,7 +116,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it("a plant's view shows it renamed, then deleted, by another client", async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await someoneElse.updatePlant(id(4), { name: 'Aloe arborescens', tag: 'succulent' });
     await page.locator('dd.name', { hasText: 'Aloe arborescens' }).waitFor();
     expect(await details(page)).toEqual({ id: id(4), name: 'Aloe arborescens', tag: 'succulent' });
@@ -148,7 +131,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it('the edit view says the plant it edits changed meanwhile, before a save runs into 412', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await page.evaluate(`location.hash = '#/plants/${id(6)}/edit'`);
     await page.locator('#plant-name').waitFor();
     const puts = watched.requests.filter(({ method }) => method === 'PUT').length;
@@ -165,16 +148,15 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   });
 
   it('a stream cut by a server crash is opened again from the last cursor: a change made meanwhile shows', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const before = streams().length;
     await tabTo(page, 'a Catalogue');
     await page.keyboard.press('Enter');
     // What changed while the plant's views were shown is in the catalogue kept.
     await page.locator('td', { hasText: 'Asplenium antiquum' }).waitFor();
     while (streams().length === before) await page.waitForTimeout(20);
-    const port = Number(new URL(server!.url).port);
-    await server!.stop('SIGKILL');
-    server = await startBuiltServer({ DATABASE_URL: databaseUrl }, { port });
+    // Killed, then started again on the same port and store.
+    await stand.restartServer('SIGKILL');
     await someoneElse.updatePlant(id(3), { name: 'Pilea involucrata' });
     await page.locator('td', { hasText: 'Pilea involucrata' }).waitFor({ timeout: 45_000 });
     await said(`Plant ${id(3)} was changed: now “Pilea involucrata”, without a tag.`);
@@ -188,7 +170,7 @@ describe('the page follows changes made elsewhere, in a real browser', () => {
   }, 60_000);
 
   it('raised no error in the page; the console shows only the crash: the stream it cut, the attempts refused while down', () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     expect(watched.pageErrors).toEqual([]);
     const errors = new Set(watched.consoleLines.filter((line) => line.startsWith('error:')));
     expect(errors).toContain('error: Failed to load resource: net::ERR_CONNECTION_REFUSED');

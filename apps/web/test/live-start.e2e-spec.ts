@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PlantStoreClient } from '@plantstore/client';
-import { createTokenWithCli, runCli } from '../../../test-support/built-cli.js';
-import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
-import { launchChromium, tabTo } from './support/browser.js';
+import { runCli } from '../../../test-support/built-cli.js';
+import { tabTo } from './support/browser.js';
+import { useBrowserStand } from './support/browser-stand.js';
 import { details } from './support/page-reading.js';
-import { watchPage, type WatchedPage } from './support/watched-page.js';
+import type { WatchedPage } from './support/watched-page.js';
 
 /**
  * Where a tab starts following: on a store of more than a feed page (1000 changes) of plants,
@@ -18,37 +17,30 @@ import { watchPage, type WatchedPage } from './support/watched-page.js';
 const PLANTS = 1500;
 
 describe('a tab starts following the feed from its first list, not from the feed’s origin, in a real browser', () => {
-  let dataDir: string;
   let token: string;
-  let server: BuiltServer | undefined;
-  let browser: Browser | undefined;
   let someoneElse: PlantStoreClient;
-
-  beforeAll(async () => {
-    browser = await launchChromium('the page following the feed from its list in a headless browser');
-    if (browser === undefined) return;
-    dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-start-'));
-    const databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
-    ({ token } = await createTokenWithCli(databaseUrl, 'web-start'));
-    const file = join(dataDir, 'plants.ndjson');
-    writeFileSync(file, Array.from({ length: PLANTS }, (_, i) => `{"id":${i + 1},"name":"Plant ${i + 1}"}\n`).join(''));
-    expect((await runCli(['plants', 'import', file], { DATABASE_URL: databaseUrl })).code).toBe(0);
-    server = await startBuiltServer({ DATABASE_URL: databaseUrl });
-    someoneElse = new PlantStoreClient({ baseUrl: server.url, token });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const stand = useBrowserStand({
+    what: 'the page following the feed from its list in a headless browser',
+    dirPrefix: 'plantstore-web-start-',
+    tokens: [{ name: 'web-start' }],
+    async beforeServer({ dataDir, databaseUrl }) {
+      const file = join(dataDir, 'plants.ndjson');
+      writeFileSync(
+        file,
+        Array.from({ length: PLANTS }, (_, i) => `{"id":${i + 1},"name":"Plant ${i + 1}"}\n`).join(''),
+      );
+      expect((await runCli(['plants', 'import', file], { DATABASE_URL: databaseUrl })).code).toBe(0);
+    },
+    async ready({ server, tokens }) {
+      [token] = tokens as [string];
+      someoneElse = new PlantStoreClient({ baseUrl: server.url, token });
+    },
+  });
 
   /** A new tab (its own session) on `fragment`, past the token view. */
   async function openTab(fragment: string): Promise<{ page: Page; watched: WatchedPage }> {
-    const context = await browser!.newContext({ viewport: { width: 1100, height: 860 } });
-    const page = await context.newPage();
-    const watched = watchPage(page);
-    await page.goto(`${server!.url}/${fragment}`);
+    const { page, watched } = await stand.openTab();
+    await page.goto(`${stand.server.url}/${fragment}`);
     await tabTo(page, 'input API token');
     await page.keyboard.insertText(token);
     await page.keyboard.press('Enter');
@@ -57,7 +49,7 @@ describe('a tab starts following the feed from its first list, not from the feed
 
   /** The feed's cursor a list answers now: nothing was written since the tab listed, so the same. */
   async function listCursorNow(): Promise<string | undefined> {
-    const res = await fetch(`${server!.url}/plants?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${stand.server.url}/plants?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     return res.headers.get('feed-cursor') ?? undefined;
   }
 
@@ -71,7 +63,7 @@ describe('a tab starts following the feed from its first list, not from the feed
   }
 
   it('follows the catalogue from its list’s cursor: one feed page, no walk over the store’s 1500 changes', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const { page, watched } = await openTab('');
     await page.locator('td', { hasText: 'Plant 25' }).waitFor();
     while (feedRequests(watched).streams.length === 0) await page.waitForTimeout(20);
@@ -87,7 +79,7 @@ describe('a tab starts following the feed from its first list, not from the feed
   });
 
   it('opened on a plant, reads a one-plant list before the plant and follows from its cursor', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     const { page, watched } = await openTab('#/plants/1000');
     await page.locator('dd.name').waitFor();
     while (feedRequests(watched).streams.length === 0) await page.waitForTimeout(20);

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PlantStoreClient, PlantStoreGoneError } from '@plantstore/client';
-import { createTokenWithCli } from '../../../test-support/built-cli.js';
-import { startBuiltServer, type BuiltServer } from '../../../test-support/built-server.mjs';
-import { axeViolations, focused, launchChromium, tabTo } from './support/browser.js';
+import { axeViolations, focused, tabTo } from './support/browser.js';
+import { useBrowserStand } from './support/browser-stand.js';
 import { details, expectAlert, isInAlert, shownText, tableRows } from './support/page-reading.js';
-import { watchPage, type WatchedPage } from './support/watched-page.js';
+import type { WatchedPage } from './support/watched-page.js';
 
 /**
  * Editing and deleting plants in the catalogue page as people do it, several at once: the built
@@ -32,33 +28,21 @@ const PLANTS: readonly [string, string, string][] = [
 ];
 
 describe('editing and deleting plants in a real browser, with the keyboard alone', () => {
-  let dataDir: string;
   let writer: string;
-  let server: BuiltServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let watched: WatchedPage;
   let someoneElse: PlantStoreClient;
-
-  beforeAll(async () => {
-    browser = await launchChromium('editing and deleting plants in a headless browser');
-    if (browser === undefined) return;
-    dataDir = mkdtempSync(join(tmpdir(), 'plantstore-web-changes-'));
-    const databaseUrl = `sqlite:${join(dataDir, 'plantstore.sqlite')}`;
-    ({ token: writer } = await createTokenWithCli(databaseUrl, 'web-changes'));
-    server = await startBuiltServer({ DATABASE_URL: databaseUrl });
-    someoneElse = new PlantStoreClient({ baseUrl: server.url, token: writer });
-    for (const [id, name, tag] of PLANTS) await someoneElse.createPlant({ id, name, tag });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
-    page = await context.newPage();
-    watched = watchPage(page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const stand = useBrowserStand({
+    what: 'editing and deleting plants in a headless browser',
+    dirPrefix: 'plantstore-web-changes-',
+    tokens: [{ name: 'web-changes' }],
+    async ready({ server, tokens, openTab }) {
+      [writer] = tokens as [string];
+      someoneElse = new PlantStoreClient({ baseUrl: server.url, token: writer });
+      for (const [id, name, tag] of PLANTS) await someoneElse.createPlant({ id, name, tag });
+      ({ page, watched } = await openTab());
+    },
+  });
 
   const heading = async () => (await page.locator('h1').innerText()).trim();
   const expectNoAxeViolations = async () => expect(await axeViolations(page)).toEqual([]);
@@ -99,8 +83,8 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   }
 
   it('shows the catalogue once a token is pasted', async () => {
-    if (browser === undefined) return;
-    await page.goto(`${server!.url}/`);
+    if (stand.skipped) return;
+    await page.goto(`${stand.server.url}/`);
     await tabTo(page, 'input API token');
     await page.keyboard.insertText(writer);
     await page.keyboard.press('Enter');
@@ -109,7 +93,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('edits a plant: the form holds what is stored, and the save names the version read in If-Match', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openPlant('Ficus');
     await openEditForm(EDITED);
     expect(await focused(page)).toBe(`h1 Edit plant ${EDITED}`);
@@ -136,13 +120,13 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('checks an edit with the domain before sending: the server’s sentence, and no request', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openEditForm(EDITED);
     const before = watched.requests.length;
     await retype('Name', '');
     await retype('Tag (optional)', 'x'.repeat(65));
     await page.keyboard.press('Enter');
-    const answer = await fetch(`${server!.url}/plants/${EDITED}`, {
+    const answer = await fetch(`${stand.server.url}/plants/${EDITED}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: '', tag: 'x'.repeat(65) }),
@@ -163,7 +147,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('saves a name and a tag that look like HTML, and shows them as those characters, running nothing', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await retype('Name', XSS_NAME);
     await retype('Tag (optional)', '<b>tag</b>');
     await page.keyboard.press('Enter');
@@ -180,7 +164,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('refuses an edit made over a version since changed (412) and shows what is stored now beside it; keeping that saves nothing', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openPlant('Calathea');
     await openEditForm(STALE);
     const read = lastEtagRead(STALE);
@@ -208,7 +192,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('…or saves the edit over the version shown, naming that version in If-Match', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openEditForm(STALE);
     await someoneElse.updatePlant(STALE, { name: 'Calathea lancifolia', tag: 'tropical' });
     await retype('Tag (optional)', 'shade');
@@ -231,7 +215,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('deletes a plant only once the person confirms; then the plant shows as deleted, a state, and the catalogue no longer lists it', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openPlant('Aloe vera');
     const read = lastEtagRead(DELETED);
     await tabTo(page, 'button Delete this plant');
@@ -281,7 +265,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('deletes nothing changed since it was read (412): it shows the plant as it is now and asks again', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await tabTo(page, 'a Echeveria');
     await page.keyboard.press('Enter');
     await page.locator('dd.name').waitFor();
@@ -307,7 +291,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('says an edit of a plant deleted behind the page’s back (410) was not saved: the plant was deleted', async () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     await openPlant('Haworthia');
     await openEditForm(GONE);
     await someoneElse.deletePlant(GONE);
@@ -325,7 +309,7 @@ describe('editing and deleting plants in a real browser, with the keyboard alone
   });
 
   it('raised no error in the page; the console shows only the refusals the visit provoked', () => {
-    if (browser === undefined) return;
+    if (stand.skipped) return;
     expect(watched.pageErrors).toEqual([]);
     expect(watched.dialogs).toEqual([]);
     expect([...new Set(watched.consoleLines.filter((line) => line.startsWith('error:')))].sort()).toEqual(

@@ -267,11 +267,15 @@ export function plantChangeFeedContract(subject: PlantChangeFeedSubject): Contra
         await store.insertIfAbsent(plant({ id: PlantId.MAX, name: 'highest id' }), provenance);
         await settled(store);
         const read = await follow(store, now!, 3, copy);
-        ensureEqual(
-          read.entries.map((e) => plainOf(e).id).sort(),
-          ['1', '5', '9', `${PlantId.MAX}`],
-          `plants changed after newestPosition ${show(now)}, read from it`,
-        );
+        const readIds = read.entries.map((e) => plainOf(e).id);
+        // Every change after it, and nothing skipped. A store whose present is a bound (PostgreSQL's
+        // horizon, which a transaction open elsewhere in the cluster holds back) may hand a plant
+        // committed before it again, as it was: the copy below stays exact either way.
+        for (const changed of ['1', '5', '9', `${PlantId.MAX}`])
+          ensure(
+            readIds.includes(changed),
+            `plant ${changed}, changed after newestPosition ${show(now)}, was not read from it (read: ${readIds.join(', ')})`,
+          );
         ensureEqual(shown(read.copy), shown(await storeAsCopy(store, ids)), 'the copy read then, followed on from it');
       },
     },

@@ -51,6 +51,15 @@ function client(...scripts: { batches: FollowedChanges[]; ending?: Error }[]) {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/** A view shown long enough for its follow to settle, then left; resolves when the follow has ended. */
+async function followThenLeave(feed: Pick<LiveFeed, 'follow'>): Promise<void> {
+  const leaving = new AbortController();
+  const following = feed.follow(leaving.signal, () => undefined);
+  await settle();
+  leaving.abort();
+  await following;
+}
+
 describe('LiveFeed', () => {
   it('hands each non-empty batch to the view, and the next view resumes from the last cursor', async () => {
     const stub = client(
@@ -86,11 +95,7 @@ describe('LiveFeed', () => {
     feed.startFrom('walk');
     feed.startFrom('later walk');
     await feed.startFromNow(new AbortController().signal);
-    const leaving = new AbortController();
-    const following = feed.follow(leaving.signal, () => undefined);
-    await settle();
-    leaving.abort();
-    await following;
+    await followThenLeave(feed);
     expect(stub.follows).toEqual(['walk']);
     expect(stub.lists).toEqual([]);
   });
@@ -100,11 +105,7 @@ describe('LiveFeed', () => {
     const feed = new LiveFeed(stub, 1);
     await feed.startFromNow(new AbortController().signal);
     await feed.startFromNow(new AbortController().signal);
-    const leaving = new AbortController();
-    const following = feed.follow(leaving.signal, () => undefined);
-    await settle();
-    leaving.abort();
-    await following;
+    await followThenLeave(feed);
     expect(stub.lists).toEqual([1]);
     expect(stub.follows).toEqual(['listed']);
   });
@@ -115,11 +116,7 @@ describe('LiveFeed', () => {
     const feed = new LiveFeed(stub, 1);
     await feed.startFromNow(new AbortController().signal);
     expect(feed.started).toBe(false);
-    const leaving = new AbortController();
-    const following = feed.follow(leaving.signal, () => undefined);
-    await settle();
-    leaving.abort();
-    await following;
+    await followThenLeave(feed);
     expect(stub.follows).toEqual([undefined]);
   });
 
@@ -131,11 +128,7 @@ describe('LiveFeed', () => {
         batches: [],
       },
     );
-    const leaving = new AbortController();
-    const following = new LiveFeed(stub, 1).follow(leaving.signal, () => undefined);
-    await settle();
-    leaving.abort();
-    await following;
+    await followThenLeave(new LiveFeed(stub, 1));
     expect(stub.follows).toEqual([undefined, 'c1']);
   });
 

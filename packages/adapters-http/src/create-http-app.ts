@@ -2,8 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpLogging, createPinoLogger, type DestinationStream, type LogLevel } from './logging/pino-logger.js';
-import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
+import { buildApiDocument } from './openapi-document-builder.js';
 import { createFastifyAdapter, type ServerOptions } from './pipeline/create-fastify-adapter.js';
 
 export interface HttpAppOptions extends ServerOptions {
@@ -32,6 +32,6 @@ export async function createHttpApp(
       abortOnError: false,
     },
   );
-  app.get(OpenApiDocumentStore).document = buildOpenApiDocument(app);
+  app.get(OpenApiDocumentStore).document = buildApiDocument(app);
   return app;
 }

@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Header, NotFoundException, Param, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
-import { ApiFailures, TRANSPORT_FAILURES } from './api-responses.js';
-import { OPERATIONS_TAG } from './openapi-document.js';
 
 // Swagger UI is served from its npm package: the page works offline, nothing comes from a CDN.
 // Only its location is resolved: requiring the package would load its 1.7 MB bundle into the heap.
@@ -37,27 +34,17 @@ const ASSETS: Record<string, { file?: string; body?: string; type: string }> = {
 };
 
 @Public()
-@ApiTags(OPERATIONS_TAG)
-@ApiFailures(...TRANSPORT_FAILURES)
 @Controller('docs')
 export class DocsController {
   private readonly cache = new Map<string, string>();
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
-  @ApiOperation({
-    operationId: 'docsPage',
-    summary: 'Human-readable API documentation',
-    description: 'Swagger UI on /openapi.json, served from this server (it works offline).',
-  })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'HTML page.', schema: { type: 'string' }, example: '<!doctype html>…' })
   page(): string {
     return PAGE;
   }
 
   @Get(':asset')
-  @ApiExcludeEndpoint()
   asset(@Param('asset') name: string, @Res() reply: FastifyReply): void {
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (asset === undefined) throw new NotFoundException();

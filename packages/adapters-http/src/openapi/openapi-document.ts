@@ -14,7 +14,8 @@ export const OPERATIONS_TAG = 'operations';
 
 /**
  * The contract of docs/http-api.md and docs/errors.md as OpenAPI 3.1, generated from the
- * controllers' decorators (openapi/api-*.ts) and served at /openapi.json.
+ * controllers once their describers (`*.openapi.ts`, openapi/api-*.ts) have decorated them
+ * (../openapi-document-builder.ts), and served at /openapi.json.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

@@ -1,5 +1,4 @@
 import { Controller, Get, Headers, NotFoundException, Param, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/public.decorator.js';
 import { matchesIfNoneMatch } from '../http/entity-tags.js';
@@ -12,7 +11,6 @@ import { WebPageFiles } from './web-page-files.js';
  * only to the API. Not an operation of the API, so not in the OpenAPI document.
  */
 @Public()
-@ApiExcludeController()
 @Controller()
 export class WebPageController {
   constructor(private readonly files: WebPageFiles) {}

@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import {
   ChangeCursor,
   PlantQueryError,
@@ -15,11 +14,9 @@ import { sendError } from '../../errors/error-reply.js';
 import { domainFailure } from '../../errors/failure-of.js';
 import { Failures } from '../../errors/failures.js';
 import { releaseSharedPlace } from '../../http/load-shedding.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { FOLLOW_CHANGES } from '../../ports/di-tokens.js';
 import { HTTP_EVENTS, type HttpEvents } from '../../ports/http-events.js';
 import { ChangeStreamHub } from './change-stream-hub.js';
-import { DocumentFollowChanges } from './follow-changes.openapi.js';
 import { changesQueryOf, wantsEventStream } from './changes-request.js';
 import { changesPageBody } from './feed-entry-text.js';
 import { JSON_UTF8 } from '../plant-representation.js';
@@ -40,7 +37,6 @@ type FeedPage = Extract<FollowChangesResult, { outcome: 'page' }>;
  * (docs/changes.md). The stream's first page is read here, so a cursor the store cannot have
  * issued is still answered 400; the hub (change-stream-hub.ts) writes the rest.
  */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class FollowChangesController {
   constructor(
@@ -51,7 +47,6 @@ export class FollowChangesController {
 
   @Get('changes')
   @RequireScope('plants:read')
-  @DocumentFollowChanges()
   async follow(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const stream = wantsEventStream(request.headers.accept);
     const lastEventId = request.headers['last-event-id'];

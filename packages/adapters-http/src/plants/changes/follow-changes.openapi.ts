@@ -6,10 +6,14 @@ import {
   ApiOperation,
   ApiProduces,
   ApiQuery,
+  ApiTags,
   type SchemaObject,
 } from '@nestjs/swagger';
 import { ChangesQuery, MAX_CURSOR_LENGTH } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { FollowChangesController } from './follow-changes.controller.js';
 
 /*
  * What the OpenAPI document says of GET /plants/changes, beside the controller that serves it
@@ -126,4 +130,12 @@ export function DocumentFollowChanges(): MethodDecorator {
     }),
     ApiReadFailures('changes'),
   );
+}
+
+/** What the document says of GET /plants/changes, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeFollowChanges(): void {
+  describeController(FollowChangesController, {
+    controller: [ApiTags(PLANTS_TAG)],
+    methods: { follow: [DocumentFollowChanges()] },
+  });
 }

@@ -1,5 +1,4 @@
 import { Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import {
   PlantConflictError,
   PlantIdRetiredError,
@@ -12,15 +11,12 @@ import { CurrentPrincipal } from '../../auth/current-principal.decorator.js';
 import { RequireScope } from '../../auth/require-scope.decorator.js';
 import { sendError } from '../../errors/error-reply.js';
 import { domainFailure } from '../../errors/failure-of.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { CREATE_PLANT } from '../../ports/di-tokens.js';
 import { HTTP_EVENTS, type HttpEvents } from '../../ports/http-events.js';
 import { JSON_UTF8, plantBody } from '../plant-representation.js';
-import { DocumentCreatePlant } from './create-plant.openapi.js';
 import { NewPlantBody } from './new-plant-body.decorator.js';
 
 /** POST /plants (docs/http-api.md#post-plants). */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class CreatePlantController {
   constructor(
@@ -32,7 +28,6 @@ export class CreatePlantController {
   @Post()
   @HttpCode(200)
   @RequireScope('plants:write')
-  @DocumentCreatePlant()
   async create(
     @NewPlantBody() plant: Plant,
     @CurrentPrincipal() principal: Principal,

@@ -1,7 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { ApiFailures } from '../../openapi/api-responses.js';
-import { NAME, PLANT_EXAMPLE, PlantSchema, TAG } from '../plant-openapi.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { NAME, PLANT_EXAMPLE, PlantSchema, TAG } from '../plant.openapi.js';
+import { CreatePlantController } from './create-plant.controller.js';
 
 @ApiSchema({ name: 'NewPlant', description: 'A Plant plus its required id, chosen by the client.' })
 export class NewPlantSchema {
@@ -45,4 +48,12 @@ export function DocumentCreatePlant(): MethodDecorator {
     }),
     ApiFailures(400, 401, 403, 405, 408, 409, 413, 415, 429, 431, 500, 501, 503, 505),
   );
+}
+
+/** What the document says of POST /plants, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeCreatePlant(): void {
+  describeController(CreatePlantController, {
+    controller: [ApiTags(PLANTS_TAG)],
+    methods: { create: [DocumentCreatePlant()] },
+  });
 }

@@ -1,19 +1,15 @@
 import { Controller, Get, Headers, Inject, Param, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { PlantDeletedError, PlantNotFoundError, type GetPlant, type PlantId } from '@plantstore/domain';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../auth/require-scope.decorator.js';
 import { sendError } from '../../errors/error-reply.js';
 import { domainFailure } from '../../errors/failure-of.js';
 import { matchesIfNoneMatch } from '../../http/entity-tags.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { GET_PLANT } from '../../ports/di-tokens.js';
 import { PlantIdPipe } from '../plant-id.pipe.js';
 import { JSON_UTF8, plantBody, versionTag } from '../plant-representation.js';
-import { DocumentGetPlant } from './get-plant.openapi.js';
 
 /** GET /plants/{id} (docs/http-api.md#get-plantsid). */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class GetPlantController {
   constructor(@Inject(GET_PLANT) private readonly getPlant: GetPlant) {}
@@ -21,7 +17,6 @@ export class GetPlantController {
   /** The create's answer, with a strong ETag; a matching If-None-Match is answered 304 without a body. */
   @Get(':id')
   @RequireScope('plants:read')
-  @DocumentGetPlant()
   async get(
     @Param('id', PlantIdPipe) id: PlantId,
     @Headers('if-none-match') ifNoneMatch: string | undefined,

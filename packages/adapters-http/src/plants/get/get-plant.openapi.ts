@@ -1,7 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
-import { ETAG, PLANT_EXAMPLE, PLANT_ID, PlantSchema } from '../plant-openapi.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { ETAG, PLANT_EXAMPLE, PLANT_ID, PlantSchema } from '../plant.openapi.js';
+import { GetPlantController } from './get-plant.controller.js';
 
 export function DocumentGetPlant(): MethodDecorator {
   return applyDecorators(
@@ -22,4 +25,9 @@ export function DocumentGetPlant(): MethodDecorator {
     ApiResponse({ status: 304, description: 'Not modified: the ETag in If-None-Match is current. No body.' }),
     ApiReadFailures('get'),
   );
+}
+
+/** What the document says of GET /plants/{id}, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeGetPlant(): void {
+  describeController(GetPlantController, { controller: [ApiTags(PLANTS_TAG)], methods: { get: [DocumentGetPlant()] } });
 }

@@ -1,17 +1,13 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FollowChanges, ListPlants, PlantPageQuery } from '@plantstore/domain';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../auth/require-scope.decorator.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { FOLLOW_CHANGES, LIST_PLANTS } from '../../ports/di-tokens.js';
 import { JSON_UTF8 } from '../plant-representation.js';
-import { DocumentListPlants } from './list-plants.openapi.js';
 import { FEED_CURSOR_HEADER, nextLink, plantListBody } from './plant-list-representation.js';
 import { PlantPageQueryParam } from './plant-page-query.decorator.js';
 
 /** GET /plants (docs/http-api.md#get-plants). */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class ListPlantsController {
   constructor(
@@ -22,7 +18,6 @@ export class ListPlantsController {
   /** Ids in the list are exact JSON numbers (plant-list-representation.ts). */
   @Get()
   @RequireScope('plants:read')
-  @DocumentListPlants()
   async list(@PlantPageQueryParam() query: PlantPageQuery, @Res() reply: FastifyReply): Promise<void> {
     // Before the page, not beside it: a change the page misses must come after the cursor.
     const cursor = await this.followChanges.cursorOfNow();

@@ -1,9 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { MAX_CURSOR_LENGTH, PlantNameSearch, PlantPageQuery, PlantTag } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
-import { NAME, TAG } from '../plant-openapi.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { NAME, TAG } from '../plant.openapi.js';
 import { FEED_CURSOR_HEADER } from './plant-list-representation.js';
+import { ListPlantsController } from './list-plants.controller.js';
 
 @ApiSchema({
   name: 'PlantListItem',
@@ -95,4 +98,12 @@ export function DocumentListPlants(): MethodDecorator {
     }),
     ApiReadFailures('list'),
   );
+}
+
+/** What the document says of GET /plants, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeListPlants(): void {
+  describeController(ListPlantsController, {
+    controller: [ApiTags(PLANTS_TAG)],
+    methods: { list: [DocumentListPlants()] },
+  });
 }

@@ -1,5 +1,4 @@
 import { Controller, Delete, Headers, HttpCode, Inject, Param, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { PlantNotFoundError, type PlantId, type Principal, type RemovePlant } from '@plantstore/domain';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../../auth/current-principal.decorator.js';
@@ -7,15 +6,12 @@ import { RequireScope } from '../../auth/require-scope.decorator.js';
 import { sendError } from '../../errors/error-reply.js';
 import { domainFailure } from '../../errors/failure-of.js';
 import { Failures } from '../../errors/failures.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { REMOVE_PLANT } from '../../ports/di-tokens.js';
 import { HTTP_EVENTS, type HttpEvents } from '../../ports/http-events.js';
 import { PlantIdPipe } from '../plant-id.pipe.js';
 import { preconditionOf } from '../plant-precondition.js';
-import { DocumentDeletePlant } from './remove-plant.openapi.js';
 
 /** DELETE /plants/{id} (docs/http-api.md#delete-plantsid). */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class RemovePlantController {
   constructor(
@@ -27,7 +23,6 @@ export class RemovePlantController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('plants:write')
-  @DocumentDeletePlant()
   async remove(
     @Param('id', PlantIdPipe) id: PlantId,
     @Headers('if-match') ifMatch: string | undefined,

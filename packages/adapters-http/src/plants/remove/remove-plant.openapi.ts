@@ -1,7 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiChangeFailures } from '../../openapi/api-responses.js';
-import { IF_MATCH, PLANT_ID } from '../plant-openapi.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { IF_MATCH, PLANT_ID } from '../plant.openapi.js';
+import { RemovePlantController } from './remove-plant.controller.js';
 
 export function DocumentDeletePlant(): MethodDecorator {
   return applyDecorators(
@@ -17,4 +20,12 @@ export function DocumentDeletePlant(): MethodDecorator {
     ApiNoContentResponse({ description: 'Deleted now, or before. No body.' }),
     ApiChangeFailures('remove'),
   );
+}
+
+/** What the document says of DELETE /plants/{id}, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeRemovePlant(): void {
+  describeController(RemovePlantController, {
+    controller: [ApiTags(PLANTS_TAG)],
+    methods: { remove: [DocumentDeletePlant()] },
+  });
 }

@@ -1,21 +1,17 @@
 import { Controller, Headers, Inject, Put, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { PlantDeletedError, PlantNotFoundError, type ChangePlant, type Plant } from '@plantstore/domain';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../auth/require-scope.decorator.js';
 import { sendError } from '../../errors/error-reply.js';
 import { domainFailure } from '../../errors/failure-of.js';
 import { Failures } from '../../errors/failures.js';
-import { PLANTS_TAG } from '../../openapi/openapi-document.js';
 import { CHANGE_PLANT } from '../../ports/di-tokens.js';
 import { HTTP_EVENTS, type HttpEvents } from '../../ports/http-events.js';
 import { preconditionOf } from '../plant-precondition.js';
 import { JSON_UTF8, plantBody, versionTag } from '../plant-representation.js';
 import { PlantReplacementBody } from './plant-replacement-body.decorator.js';
-import { DocumentReplacePlant } from './replace-plant.openapi.js';
 
 /** PUT /plants/{id} (docs/http-api.md#put-plantsid). */
-@ApiTags(PLANTS_TAG)
 @Controller('plants')
 export class ReplacePlantController {
   constructor(
@@ -26,7 +22,6 @@ export class ReplacePlantController {
   /** The plant as now stored, with its ETag (docs/http-api.md#changing-and-deleting-plants). */
   @Put(':id')
   @RequireScope('plants:write')
-  @DocumentReplacePlant()
   async replace(
     @PlantReplacementBody() plant: Plant,
     @Headers('if-match') ifMatch: string | undefined,

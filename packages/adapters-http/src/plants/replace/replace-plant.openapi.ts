@@ -1,7 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { ApiChangeFailures } from '../../openapi/api-responses.js';
-import { ETAG, IF_MATCH, NAME, PLANT_EXAMPLE, PLANT_ID, PlantSchema, TAG } from '../plant-openapi.js';
+import { describeController } from '../../openapi/describe-controller.js';
+import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { ETAG, IF_MATCH, NAME, PLANT_EXAMPLE, PLANT_ID, PlantSchema, TAG } from '../plant.openapi.js';
+import { ReplacePlantController } from './replace-plant.controller.js';
 
 @ApiSchema({
   name: 'PlantReplacement',
@@ -49,4 +52,12 @@ export function DocumentReplacePlant(): MethodDecorator {
     }),
     ApiChangeFailures('replace'),
   );
+}
+
+/** What the document says of PUT /plants/{id}, applied to its controller by the document's builder (../../openapi-document-builder.ts). */
+export function describeReplacePlant(): void {
+  describeController(ReplacePlantController, {
+    controller: [ApiTags(PLANTS_TAG)],
+    methods: { replace: [DocumentReplacePlant()] },
+  });
 }

@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpLogging, createPinoLogger, type DestinationStream, type LogLevel } from './logging/pino-logger.js';
 import { OpenApiDocumentStore } from './openapi/openapi.controller.js';
-import { buildApiDocument } from './openapi-document-builder.js';
 import { createFastifyAdapter, type ServerOptions } from './pipeline/create-fastify-adapter.js';
 
 export interface HttpAppOptions extends ServerOptions {
@@ -16,7 +15,8 @@ export interface HttpAppOptions extends ServerOptions {
  * The Nest application on Fastify as this adapter serves it, around a root module that imports
  * PlantStoreHttpModule: Fastify's body parsing off (the pipes read bodies after the guards),
  * one JSON logger for Nest and Fastify from the first line, and the OpenAPI document built from
- * the routes once they are known.
+ * its routes on the first request for it (the only import of the document's code, and so of
+ * @nestjs/swagger, is the dynamic one here).
  */
 export async function createHttpApp(
   rootModule: DynamicModule,
@@ -32,6 +32,8 @@ export async function createHttpApp(
       abortOnError: false,
     },
   );
-  app.get(OpenApiDocumentStore).document = buildApiDocument(app);
+  app
+    .get(OpenApiDocumentStore)
+    .buildFrom(app, async () => (await import('./openapi-document-builder.js')).buildApiDocument);
   return app;
 }

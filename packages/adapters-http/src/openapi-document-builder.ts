@@ -34,8 +34,10 @@ const DESCRIBERS: ReadonlyArray<() => void> = [
 let described = false;
 
 /**
- * The OpenAPI document of the app's routes: describes the controllers once per process
- * (decorating twice would list things twice), then builds.
+ * The one way into the document's code, and with it into @nestjs/swagger: OpenApiDocumentStore
+ * imports this module dynamically on the first request for the document (createHttpApp gives
+ * it the import), and nothing on the serving path imports it or what it imports. Describes
+ * the controllers once per process (decorating twice would list things twice), then builds.
  */
 export function buildApiDocument(app: INestApplication): OpenAPIObject {
   if (!described) {

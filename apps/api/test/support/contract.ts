@@ -12,12 +12,22 @@ interface RecordedResponse {
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
 
+/** What recordResponses keeps: the document, once read, and every response. */
+export interface RecordedResponses {
+  /** Reads the served document, built from the app's routes on its first request: call it while the app runs. */
+  readDocument(): Promise<void>;
+  /** Checks every response recorded against the document read. */
+  check(): void;
+}
+
 /**
  * Keeps every response the app sends so that, when the suite ends, each can be checked
  * against the served OpenAPI document: the document cannot drift from the code unnoticed.
+ * The document is read only then: an app is not made to build it (and load @nestjs/swagger)
+ * before its tests ask for it, as a server is not.
  */
-export function recordResponses(app: NestFastifyApplication): { check(): void } {
-  const contract = new Contract(app.get(OpenApiDocumentStore).document);
+export function recordResponses(app: NestFastifyApplication): RecordedResponses {
+  let contract: Contract | undefined;
   const recorded: RecordedResponse[] = [];
   app
     .getHttpAdapter()
@@ -32,7 +42,15 @@ export function recordResponses(app: NestFastifyApplication): { check(): void } 
       });
       done(null, payload);
     });
-  return { check: () => recorded.forEach((response) => contract.check(response)) };
+  return {
+    async readDocument() {
+      contract = new Contract(await app.get(OpenApiDocumentStore).document());
+    },
+    check() {
+      if (contract === undefined) throw new Error('the responses are checked against a document not read yet');
+      for (const response of recorded) contract.check(response);
+    },
+  };
 }
 
 type Document = { paths: object; components?: object };

@@ -26,6 +26,23 @@ const FLOORS = {
   ],
 };
 
+/**
+ * adapters-http's OpenAPI document path: the code that builds the document served at
+ * /openapi.json, and the only code that imports @nestjs/swagger for its values (11 MB private
+ * memory, 400+ modules). Nothing else imports it: the server loads it on the document's first
+ * request, through the one dynamic import of create-http-app.ts (docs/decisions.md, "The
+ * OpenAPI document is built on first request"). A file of openapi/ that imports swagger is
+ * listed here; the rest of openapi/ (the store, the controllers, the docs page) serves requests.
+ */
+const HTTP_SRC = '^packages/adapters-http/src/';
+const OPENAPI_DOCUMENT_PATH = [
+  // each controller's describer, and the fragments the plant routes share (plants/plant.openapi.ts)
+  `${HTTP_SRC}.+\\.openapi\\.ts$`,
+  // the builder, which applies every describer then builds the document
+  `${HTTP_SRC}openapi-document-builder\\.ts$`,
+  `${HTTP_SRC}openapi/(api-responses|api-schemas|describe-controller|openapi-document)\\.ts$`,
+];
+
 function floorRules(pkg, floors) {
   const src = `^packages/${pkg}/src/`;
   const offTheFloors = `${src}(?!(${floors.flat().join('|')})/)[^/]+/`;
@@ -57,6 +74,42 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/adapters-http/src/plants/([^/]+)/' },
       to: { path: '^packages/adapters-http/src/plants/[^/]+/', pathNot: '^packages/adapters-http/src/plants/$1/' },
+    },
+    {
+      name: 'swagger-on-the-document-path-only',
+      comment:
+        "@nestjs/swagger's values are imported only by adapters-http's document path (OPENAPI_DOCUMENT_PATH): a controller is described in its *.openapi.ts, never decorated with @Api… itself. `import type` is erased and allowed anywhere.",
+      severity: 'error',
+      from: { path: '^(packages|apps)/[^/]+/src/', pathNot: OPENAPI_DOCUMENT_PATH },
+      to: { path: '(^|/)node_modules/@nestjs/swagger/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'adapters-http-document-path-loaded-on-request',
+      comment:
+        'Nothing that serves requests imports the document path (OPENAPI_DOCUMENT_PATH), which loads @nestjs/swagger: only the dynamic import that create-http-app.ts hands OpenApiDocumentStore. A describer imports its controller, never the other way round.',
+      severity: 'error',
+      from: { path: HTTP_SRC, pathNot: OPENAPI_DOCUMENT_PATH },
+      to: { path: OPENAPI_DOCUMENT_PATH, dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
+    {
+      name: 'adapters-http-document-path-loaded-on-request',
+      comment:
+        "The document path's one way in is create-http-app.ts's dynamic import of openapi-document-builder.ts, the store's loader.",
+      severity: 'error',
+      from: { path: HTTP_SRC, pathNot: OPENAPI_DOCUMENT_PATH },
+      to: {
+        path: OPENAPI_DOCUMENT_PATH,
+        dependencyTypes: ['dynamic-import'],
+        pathNot: `${HTTP_SRC}openapi-document-builder\\.ts$`,
+      },
+    },
+    {
+      name: 'adapters-http-document-path-loaded-on-request',
+      comment:
+        "The document path's one way in is create-http-app.ts's dynamic import of openapi-document-builder.ts, the store's loader.",
+      severity: 'error',
+      from: { path: HTTP_SRC, pathNot: [...OPENAPI_DOCUMENT_PATH, `${HTTP_SRC}create-http-app\\.ts$`] },
+      to: { path: OPENAPI_DOCUMENT_PATH, dependencyTypes: ['dynamic-import'] },
     },
     {
       name: 'domain-is-pure',
@@ -124,7 +177,8 @@ module.exports = {
   options: {
     // Built output is a leaf, not excluded: an import of another workspace package resolves into its dist/.
     doNotFollow: { path: '(^|/)(dist|node_modules)/' },
-    exclude: { path: '(^|/)node_modules/' },
+    // npm packages are out of the graph, but for @nestjs/swagger: a leaf there, for swagger-on-the-document-path-only.
+    exclude: { path: '^(?!.*(^|/)node_modules/@nestjs/swagger/).*(^|/)node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
     enhancedResolveOptions: {

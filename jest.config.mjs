@@ -23,6 +23,8 @@ export default {
       Object.entries(workspace).map(([name, dir]) => [`^@plantstore/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
     ),
     '^@plantstore/domain/testing$': '<rootDir>/packages/domain/src/testing/index.ts',
+    // Loaded only by a server that relays (a subpath, so the package's index never loads NATS).
+    '^@plantstore/adapters-messaging/jetstream$': '<rootDir>/packages/adapters-messaging/src/jetstream-publisher.ts',
     // Each adapter's Nest module is a subpath of its own, so an app without Nest never loads it.
     ...Object.fromEntries(
       ['adapters-persistence', 'adapters-messaging', 'adapters-redis'].map((name) => [

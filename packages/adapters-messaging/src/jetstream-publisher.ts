@@ -1,6 +1,7 @@
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect, createInbox, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { PlantEvent } from '@plantstore/domain';
+import type { PlantEventPublisher, PublishReport } from './outbox-relay.js';
 import {
   DUPLICATE_WINDOW_MS,
   PLANT_CREATED_SUBJECT,
@@ -16,13 +17,6 @@ export const CONNECT_TIMEOUT_MS = 2_000;
 /** Between two attempts to reach NATS, the first connection's and the client's own reconnects. */
 export const RECONNECT_WAIT_MS = 500;
 
-export interface PublishReport {
-  /** Messages JetStream stored. */
-  readonly stored: number;
-  /** Messages JetStream dropped as duplicates: it had stored one with the same event id. */
-  readonly duplicates: number;
-}
-
 /**
  * Publishes plant events to JetStream, each on its kind's subject with its event id as message id
  * (Nats-Msg-Id), so a republished event within the duplicate window is dropped by the stream.
@@ -37,7 +31,7 @@ export interface PublishReport {
  * batch. (The JetStream client's publish makes a promise, a timer and a request per message:
  * most of the relay's cost per event.)
  */
-export class JetStreamPlantEventPublisher {
+export class JetStreamPlantEventPublisher implements PlantEventPublisher {
   private streamReady = false;
   private connected = true;
   /** The batches waiting for acknowledgements, by their reply prefix. */

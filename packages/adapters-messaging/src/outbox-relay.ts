@@ -1,9 +1,15 @@
 import type { PlantEvent } from '@plantstore/domain';
-import type { PublishReport } from './jetstream-publisher.js';
 
 /** The store side: hands the oldest events to `publish` and forgets them once it resolves. */
 export interface PlantEventSource {
   relay(limit: number, publish: (events: readonly PlantEvent[]) => Promise<void>): Promise<number>;
+}
+
+export interface PublishReport {
+  /** Messages the broker stored. */
+  readonly stored: number;
+  /** Messages the broker dropped as duplicates: it had stored one with the same event id. */
+  readonly duplicates: number;
 }
 
 export interface PlantEventPublisher {

@@ -1,6 +1,11 @@
 import type { PlantEvent } from '@plantstore/domain';
-import { JetStreamPlantEventPublisher } from './jetstream-publisher.js';
-import { OutboxRelay, type PlantEventSource, type RelayCounts, type RelayLog } from './outbox-relay.js';
+import {
+  OutboxRelay,
+  type PlantEventPublisher,
+  type PlantEventSource,
+  type RelayCounts,
+  type RelayLog,
+} from './outbox-relay.js';
 
 /** What the relay needs of a store's outbox (the persistence adapter's SqlPlantEventOutbox has it). */
 export interface PlantEventOutbox extends PlantEventSource {
@@ -24,6 +29,15 @@ export interface PlantEventRelayStatus {
 }
 
 /**
+ * The NATS client is loaded only by a server that relays: one without NATS_URL never needs it
+ * (6.6 MB of private memory, docs/decisions.md#performance).
+ */
+async function connectJetStream(natsUrl: string): Promise<PlantEventPublisher> {
+  const { JetStreamPlantEventPublisher } = await import('./jetstream-publisher.js');
+  return JetStreamPlantEventPublisher.connect(natsUrl);
+}
+
+/**
  * The outbox relay of one server (docs/operations.md#plant-events): `start` turns the store's
  * events on (a new store keeps none until asked) and begins publishing; `stop` ends after the
  * batch in flight. A NATS outage delays events, never the API.
@@ -33,7 +47,7 @@ export class PlantEventRelay {
   readonly status: PlantEventRelayStatus;
 
   constructor(private readonly config: PlantEventRelayConfig) {
-    this.relay = new OutboxRelay(config.outbox, () => JetStreamPlantEventPublisher.connect(config.natsUrl), config.log);
+    this.relay = new OutboxRelay(config.outbox, () => connectJetStream(config.natsUrl), config.log);
     this.status = { backlog: () => config.outbox.backlog(), counts: () => this.relay.status };
   }
 

@@ -1,11 +1,11 @@
 import { StorageType } from '@nats-io/jetstream';
 import {
   DUPLICATE_WINDOW_MS,
-  JetStreamPlantEventPublisher,
   PLANT_CREATED_SUBJECT,
   PLANT_EVENT_SUBJECTS,
   PLANT_EVENTS_STREAM,
 } from '@plantstore/adapters-messaging';
+import { JetStreamPlantEventPublisher } from '@plantstore/adapters-messaging/jetstream';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../../../test-support/nats-process.js';
 import { created, creates, deleted, updated } from './support/plant-events.js';
 import {

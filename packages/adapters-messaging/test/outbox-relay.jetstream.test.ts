@@ -1,10 +1,10 @@
 import {
   DEFAULT_RELAY_OPTIONS,
-  JetStreamPlantEventPublisher,
   OutboxRelay,
   PlantEventRelay,
   type PlantEventOutbox,
 } from '@plantstore/adapters-messaging';
+import { JetStreamPlantEventPublisher } from '@plantstore/adapters-messaging/jetstream';
 import { natsPresent, startNatsProcess, type NatsProcess } from '../../../test-support/nats-process.js';
 import { MemoryOutbox } from './support/memory-outbox.js';
 import { created, creates, lives } from './support/plant-events.js';

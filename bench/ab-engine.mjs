@@ -86,9 +86,7 @@ async function main(slices, environment) {
     }
     if (!onTmpfs) return;
     const methods = Object.fromEntries(
-      await Promise.all(
-        ['cand', 'base'].map(async (n) => [n, await routeMethods(named(n).server.port, '/plants/{id}')]),
-      ),
+      await Promise.all(['cand', 'base'].map(async (n) => [n, await routeMethods(named(n).server.port, '/plants/1')])),
     );
     environment.routes = methods;
     const able = (method) => ['cand', 'base'].filter((n) => methods[n].includes(method));

@@ -90,21 +90,29 @@ export async function importSlice(build, file, dir, name) {
   };
 }
 
-/** The methods a server's OpenAPI document lists for `path` (the build's routes), lower case. */
-export function routeMethods(port, path) {
-  return new Promise((resolveMethods) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/openapi.json', timeout: TIMEOUT_S * 1000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
-      res.on('end', () => {
-        try {
-          resolveMethods(Object.keys(JSON.parse(body).paths?.[path] ?? {}));
-        } catch {
-          resolveMethods([]);
-        }
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolveMethods([]));
-  });
+/**
+ * Which of `methods` a server routes for `path` (lower case): each is asked once without a
+ * token, and the project answers an unrouted method 404 or 405 before it checks the token. Not
+ * its OpenAPI document, which a server builds only when first asked: the candidate would load
+ * the document's code in the middle of the memory measurement and the baseline would not.
+ */
+export async function routeMethods(port, path, methods = ['get', 'put', 'delete']) {
+  const routed = await Promise.all(
+    methods.map(
+      (method) =>
+        new Promise((resolveRouted) => {
+          const req = http.request(
+            { host: '127.0.0.1', port, path, method: method.toUpperCase(), timeout: TIMEOUT_S * 1000 },
+            (res) => {
+              res.resume();
+              resolveRouted(res.statusCode !== 404 && res.statusCode !== 405);
+            },
+          );
+          req.on('timeout', () => req.destroy(new Error('timeout')));
+          req.on('error', () => resolveRouted(false));
+          req.end();
+        }),
+    ),
+  );
+  return methods.filter((_, i) => routed[i]);
 }

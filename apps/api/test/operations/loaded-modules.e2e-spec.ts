@@ -11,6 +11,8 @@ const RECORDER = join(repositoryRoot, 'test-support/module-load-recorder.mjs');
 
 /** What a server without NATS_URL or REDIS_URL never needs, whatever its engine. */
 const NEVER_LOADED = ['@nats-io/jetstream', '@nats-io/transport-node', 'ioredis', 'undici'];
+/** The OpenAPI document's code (and what it brings along), loaded on the document's first request. */
+const DOCUMENT_ONLY = ['@nestjs/swagger', 'es-toolkit', 'js-yaml'];
 const DRIVER: Record<EngineName, string> = { sqlite: 'better-sqlite3', postgres: 'pg' };
 const OTHER_ENGINE: Record<EngineName, EngineName> = { sqlite: 'postgres', postgres: 'sqlite' };
 
@@ -50,8 +52,8 @@ async function packagesLoadedBy(
   return packages;
 }
 
-// The issue's rule: what a server never uses on its engine and configuration is not loaded
-// (each costs private memory: the NATS client 6.6 MB, docs/decisions.md#performance).
+// What a server never uses on its engine and configuration is not loaded: each costs private
+// memory (the NATS client 6.6 MB, @nestjs/swagger 11 MB; docs/decisions.md#performance).
 describe.each(testEngines())('the packages a built server loads on $name', (engine) => {
   let database: Awaited<ReturnType<typeof engine.createDatabase>>;
   beforeEach(async () => {
@@ -59,11 +61,19 @@ describe.each(testEngines())('the packages a built server loads on $name', (engi
   });
   afterEach(() => database.drop());
 
-  it('serving plants without NATS or Redis: its engine and framework, no other driver, no NATS or Redis client', async () => {
+  it('serving plants without NATS or Redis: its engine and framework, no other driver, no NATS or Redis client, no OpenAPI document code', async () => {
     const loaded = await packagesLoadedBy({ DATABASE_URL: database.url });
     // The recorder saw the server's own stack (so an empty list cannot pass).
     expect(loaded).toEqual(expect.arrayContaining(['fastify', '@nestjs/core', 'typeorm', DRIVER[engine.name]]));
-    for (const name of [...NEVER_LOADED, DRIVER[OTHER_ENGINE[engine.name]]]) expect(loaded).not.toContain(name);
+    for (const name of [...NEVER_LOADED, ...DOCUMENT_ONLY, DRIVER[OTHER_ENGINE[engine.name]]])
+      expect(loaded).not.toContain(name);
+  }, 60_000);
+
+  it('asked for its OpenAPI document, the document code too', async () => {
+    const loaded = await packagesLoadedBy({ DATABASE_URL: database.url }, async (url) => {
+      expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+    });
+    expect(loaded).toEqual(expect.arrayContaining(['@nestjs/swagger']));
   }, 60_000);
 
   it('with NATS_URL set, the NATS client too', async () => {

@@ -114,7 +114,7 @@ if (DATABASE_URL && !POSTGRES) {
 export const HAS_TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 export const CPUS = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 // The bare servers' malloc setting, as the image's; the project's servers get none from the
-// bench (only the shell's, if set): they set their own (apps/api/src/malloc-arenas.ts).
+// bench (only the shell's, if set): they set their own (apps/api/src/process-start-settings.ts).
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX || '2';
 export const PIN = HAS_TASKSET && CPUS >= 2 && process.env.BENCH_PIN !== '0';
 export const SERVER_CPU = '0';

@@ -21,11 +21,14 @@ if (!built([tsc, '-b']) || !built(['apps/web/scripts/build.mjs'])) {
   process.stderr.write('dev: the build failed; fix the errors above and run `pnpm dev` again.\n');
   process.exit(1);
 }
+// The server's own young-generation cap, from what was just built.
+const { YOUNG_GENERATION_FLAG } = await import('../apps/api/dist/v8-memory.js');
 
 const children = [
   run([tsc, '-b', '--watch', '--preserveWatchOutput']),
-  // The server's malloc setting from here: under --watch it cannot restart itself with it (apps/api/src/malloc-arenas.ts).
-  run(['--watch', '--watch-preserve-output', 'apps/api/dist/main.js'], {
+  // The server's process-start settings from here: under --watch it cannot restart itself with
+  // them (apps/api/src/process-start-settings.ts).
+  run([YOUNG_GENERATION_FLAG, '--watch', '--watch-preserve-output', 'apps/api/dist/main.js'], {
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   }),
 ];

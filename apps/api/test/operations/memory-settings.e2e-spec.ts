@@ -11,6 +11,13 @@ function environmentOf(pid: number, name: string): string | undefined {
   return entries.find((entry) => entry.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
+/** A running process's arguments, its executable's path first. */
+function commandLineOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((arg) => arg !== '');
+}
+
 /** One gauge of prom-client's default metrics, read from GET /metrics. */
 async function heapSpaceSize(url: string, space: string): Promise<number> {
   const text = await (await fetch(new URL('/metrics', url))).text();
@@ -47,7 +54,7 @@ describe('memory settings of the built server', () => {
     expect(await heapSpaceSize(server.url, 'new')).toBeGreaterThan(8 * MIB);
   });
 
-  // apps/api/src/malloc-arenas.ts: the same pid, restarted once with the variable.
+  // apps/api/src/process-start-settings.ts: the same pid, restarted once with what it lacked.
   const onLinux = process.platform === 'linux' ? it : it.skip;
 
   onLinux('restarts itself with MALLOC_ARENA_MAX=2 when the environment has none', async () => {
@@ -56,6 +63,19 @@ describe('memory settings of the built server', () => {
       MALLOC_ARENA_MAX: undefined,
     });
     expect(environmentOf(server.pid, 'MALLOC_ARENA_MAX')).toBe('2');
+  });
+
+  onLinux('restarts itself with the young generation capped on its command line, where V8 reads it', async () => {
+    server = await startBuiltServer({ DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}` });
+    expect(commandLineOf(server.pid)).toContain('--max-semi-space-size=4');
+  });
+
+  onLinux("adds no young-generation flag beside the operator's own", async () => {
+    server = await startBuiltServer({
+      DATABASE_URL: `sqlite:${join(dir, 'plantstore.sqlite')}`,
+      NODE_OPTIONS: '--max-semi-space-size=32',
+    });
+    expect(commandLineOf(server.pid).filter((arg) => arg.includes('semi-space'))).toEqual([]);
   });
 
   onLinux("keeps the operator's MALLOC_ARENA_MAX", async () => {

@@ -1,4 +1,5 @@
-import { ApiHeader, ApiParam, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { ApiHeader, ApiParam, ApiProperty, ApiQuery, ApiSchema } from '@nestjs/swagger';
 import { PlantName, PlantTag } from '@plantstore/domain';
 
 /*
@@ -35,6 +36,32 @@ export class PlantSchema {
 }
 
 export const PLANT_EXAMPLE = { name: 'Monstera deliciosa', tag: 'tropical' };
+
+/**
+ * A schema of a plant with its id first (a create's body, a list's item): the same fields as
+ * Plant, the id described as the route reads or writes it.
+ */
+export function plantWithIdSchema(schema: { name: string; description: string }, idDescription: string): Type {
+  class PlantWithId {}
+  ApiSchema(schema)(PlantWithId);
+  ApiProperty({ type: 'integer', format: 'int64', description: idDescription, example: 1 })(
+    PlantWithId.prototype,
+    'id',
+  );
+  ApiProperty(NAME)(PlantWithId.prototype, 'name');
+  ApiProperty({ ...TAG, required: false })(PlantWithId.prototype, 'tag');
+  return PlantWithId;
+}
+
+/** The `limit` query parameter of a paged route, from its query's bounds. */
+export function limitQuery(bounds: { MAX_LIMIT: number; DEFAULT_LIMIT: number }, description: string): MethodDecorator {
+  return ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: bounds.MAX_LIMIT, default: bounds.DEFAULT_LIMIT },
+    description,
+  });
+}
 
 export const ETAG = {
   ETag: {

@@ -13,6 +13,7 @@ import { ChangesQuery, MAX_CURSOR_LENGTH } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
 import { describeController } from '../../openapi/describe-controller.js';
 import { PLANTS_TAG } from '../../openapi/openapi-document.js';
+import { limitQuery } from '../plant.openapi.js';
 import { FollowChangesController } from './follow-changes.controller.js';
 
 /*
@@ -83,18 +84,10 @@ export function DocumentFollowChanges(): MethodDecorator {
       description:
         'A cursor from an earlier answer (`next`, an event’s id, or the `Feed-Cursor` header of a `GET /plants` page); from the beginning when absent. One this store cannot have issued (malformed, altered, or beyond its newest change) is refused with 40004.',
     }),
-    ApiQuery({
-      name: 'limit',
-      required: false,
-      schema: {
-        type: 'integer',
-        format: 'int32',
-        minimum: 1,
-        maximum: ChangesQuery.MAX_LIMIT,
-        default: ChangesQuery.DEFAULT_LIMIT,
-      },
-      description: `Entries per page at most: 1 to ${ChangesQuery.MAX_LIMIT} in canonical decimal form; ${ChangesQuery.DEFAULT_LIMIT} when absent. A stream reads the first page with it.`,
-    }),
+    limitQuery(
+      ChangesQuery,
+      `Entries per page at most: 1 to ${ChangesQuery.MAX_LIMIT} in canonical decimal form; ${ChangesQuery.DEFAULT_LIMIT} when absent. A stream reads the first page with it.`,
+    ),
     ApiHeader({
       name: 'Last-Event-ID',
       required: false,

@@ -1,28 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiFailures } from '../../openapi/api-responses.js';
 import { describeController } from '../../openapi/describe-controller.js';
 import { PLANTS_TAG } from '../../openapi/openapi-document.js';
-import { NAME, PLANT_EXAMPLE, PlantSchema, TAG } from '../plant.openapi.js';
+import { PLANT_EXAMPLE, PlantSchema, plantWithIdSchema } from '../plant.openapi.js';
 import { CreatePlantController } from './create-plant.controller.js';
 
-@ApiSchema({ name: 'NewPlant', description: 'A Plant plus its required id, chosen by the client.' })
-export class NewPlantSchema {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    description:
-      'Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).',
-    example: 1,
-  })
-  readonly id!: number;
-
-  @ApiProperty(NAME)
-  readonly name!: string;
-
-  @ApiProperty({ ...TAG, required: false })
-  readonly tag?: string;
-}
+const NewPlantSchema = plantWithIdSchema(
+  { name: 'NewPlant', description: 'A Plant plus its required id, chosen by the client.' },
+  'Identification number of the plant: any integer in the int64 range, kept exactly (1.0 and 1e2 are integers).',
+);
 
 export function DocumentCreatePlant(): MethodDecorator {
   return applyDecorators(

@@ -1,33 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiSchema, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MAX_CURSOR_LENGTH, PlantNameSearch, PlantPageQuery, PlantTag } from '@plantstore/domain';
 import { ApiReadFailures } from '../../openapi/api-responses.js';
 import { describeController } from '../../openapi/describe-controller.js';
 import { PLANTS_TAG } from '../../openapi/openapi-document.js';
-import { NAME, TAG } from '../plant.openapi.js';
+import { limitQuery, plantWithIdSchema } from '../plant.openapi.js';
 import { FEED_CURSOR_HEADER } from './plant-list-representation.js';
 import { ListPlantsController } from './list-plants.controller.js';
 
-@ApiSchema({
-  name: 'PlantListItem',
-  description: 'A plant in a list: its id (exact int64 digits), its name, and its tag when it has one.',
-})
-export class PlantListItemSchema {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    description:
-      'Identification number of the plant, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.',
-    example: 1,
-  })
-  readonly id!: number;
-
-  @ApiProperty(NAME)
-  readonly name!: string;
-
-  @ApiProperty({ ...TAG, required: false })
-  readonly tag?: string;
-}
+const PlantListItemSchema = plantWithIdSchema(
+  {
+    name: 'PlantListItem',
+    description: 'A plant in a list: its id (exact int64 digits), its name, and its tag when it has one.',
+  },
+  'Identification number of the plant, written with its exact digits: values beyond 2^53 need a JSON parser that keeps big integers.',
+);
 
 export function DocumentListPlants(): MethodDecorator {
   return applyDecorators(
@@ -54,18 +41,10 @@ export function DocumentListPlants(): MethodDecorator {
       example: 'fougere',
       description: `At most once: only plants whose name contains this text, compared as a person means it, case- and accent-insensitively (\`fougere\` finds \`Fougère\`, \`MONSTERA\` finds \`Monstera deliciosa\`, \`ß\` finds \`SS\`): both sides are case-folded (full Unicode folding), decomposed (NFKD) and stripped of nonspacing marks. 1 to ${PlantNameSearch.MAX_CODE_POINTS} code points, no control characters, not only white space.`,
     }),
-    ApiQuery({
-      name: 'limit',
-      required: false,
-      schema: {
-        type: 'integer',
-        format: 'int32',
-        minimum: 1,
-        maximum: PlantPageQuery.MAX_LIMIT,
-        default: PlantPageQuery.DEFAULT_LIMIT,
-      },
-      description: `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
-    }),
+    limitQuery(
+      PlantPageQuery,
+      `How many plants at most: 1 to ${PlantPageQuery.MAX_LIMIT} in canonical decimal form; ${PlantPageQuery.DEFAULT_LIMIT} when absent.`,
+    ),
     ApiQuery({
       name: 'after',
       required: false,

@@ -1,15 +1,10 @@
 import { SqlPlantRepository, migrations } from '@plantstore/adapters-persistence';
-import { CreatePlant, Plant, type NewPlantInput } from '@plantstore/domain';
+import { CreatePlant } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines, type TestStore } from '../engines.js';
 import { plantRows } from '../support/rows.js';
 import { FixedClock } from '@plantstore/domain/testing';
-
-function plant(input: NewPlantInput): Plant {
-  const parsed = Plant.parse(input);
-  if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
-  return parsed.plant;
-}
+import { validPlant as plant } from '../support/valid-inputs.js';
 
 async function appliedMigrations(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ name: string }> = await dataSource.query('SELECT name FROM migrations ORDER BY id');

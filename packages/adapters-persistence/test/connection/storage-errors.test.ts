@@ -2,12 +2,9 @@ import { SqlPlantRepository, asStorageError } from '@plantstore/adapters-persist
 import { Plant, StorageUnavailableError } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { sqliteEngine, type TestStore } from '../engines.js';
+import { validPlant } from '../support/valid-inputs.js';
 
-function plant(id: string): Plant {
-  const parsed = Plant.parse({ id, name: 'Aloe' });
-  if (!parsed.ok) throw new Error('test plant is invalid');
-  return parsed.plant;
-}
+const plant = (id: string): Plant => validPlant({ id, name: 'Aloe' });
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T00:00:00.000Z') };
 

@@ -1,22 +1,17 @@
 import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, type NewPlantInput, type PlantEvent } from '@plantstore/domain';
+import type { PlantEvent } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
 import { undoMigrationsThrough } from '../support/migrations.js';
+import { validPlant as plant } from '../support/valid-inputs.js';
 
 const anEventId: unknown = expect.stringMatching(
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 );
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2026-11-22T12:00:00.000Z') };
-
-function plant(input: NewPlantInput): Plant {
-  const parsed = Plant.parse(input);
-  if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
-  return parsed.plant;
-}
 
 /** Every event the outbox holds, drained through `relay` into a list. */
 async function drain(outbox: SqlPlantEventOutbox): Promise<PlantEvent[]> {

@@ -1,9 +1,10 @@
 import { SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, PlantId, PlantNameSearch } from '@plantstore/domain';
+import { Plant, PlantId } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { undoMigrationsThrough } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validNameSearch as search } from '../support/valid-inputs.js';
 
 const AT = '2026-11-20T10:00:00.000Z';
 
@@ -14,12 +15,6 @@ const OLD_PLANTS: ReadonlyArray<readonly [id: string, name: string | null]> = [
   ['9007199254740993', 'STRAẞENBAUM'],
   ['9223372036854775807', 'Fougère mâle'],
 ];
-
-function search(text: string): PlantNameSearch {
-  const found = PlantNameSearch.create(text);
-  if (!(found instanceof PlantNameSearch)) throw new Error('test search is invalid');
-  return found;
-}
 
 async function found(dataSource: DataSource, text: string): Promise<string[]> {
   const plants = new SqlPlantRepository(dataSource);

@@ -1,8 +1,9 @@
 import { SqlPlantEventOutbox, SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, PlantId, type PlantEvent } from '@plantstore/domain';
+import { PlantId, type PlantEvent } from '@plantstore/domain';
 import { testEngines } from '../engines.js';
 import { undoMigrationsThrough } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant } from '../support/valid-inputs.js';
 
 /** Plants as a store of the release before held them: the edges of int64, a tag or none, texts to keep exactly. */
 const OLD_PLANTS: ReadonlyArray<readonly [id: string, name: string, tag: string | null]> = [
@@ -57,11 +58,10 @@ describe.each(testEngines())('upgrading a $name store to versions and tombstones
   it('changes and deletes an old plant, and its id stays retired', async () => {
     const plants = new SqlPlantRepository(open().dataSource);
     const id = PlantId.fromStored('0');
-    const renamed = Plant.parse({ id: '0', name: 'renamed' });
-    if (!renamed.ok) throw new Error('test plant is invalid');
-    expect(await plants.replace(renamed.plant, 1, { changedAt: new Date() })).toBe(true);
+    const renamed = validPlant({ id: '0', name: 'renamed' });
+    expect(await plants.replace(renamed, 1, { changedAt: new Date() })).toBe(true);
     expect(await plants.retire(id, 2, { retiredAt: new Date(), retiredByTokenId: undefined })).toBe(true);
-    expect(await plants.insertIfAbsent(renamed.plant, { createdByTokenId: undefined, createdAt: new Date() })).toEqual({
+    expect(await plants.insertIfAbsent(renamed, { createdByTokenId: undefined, createdAt: new Date() })).toEqual({
       inserted: false,
       retired: true,
     });

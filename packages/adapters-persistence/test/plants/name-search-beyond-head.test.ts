@@ -1,23 +1,14 @@
 import { SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, PlantId, PlantNameSearch } from '@plantstore/domain';
+import { Plant, PlantId } from '@plantstore/domain';
 import { testEngines } from '../engines.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validNameSearch as search, validPlant } from '../support/valid-inputs.js';
 
 const PLANTS = 12_000;
 /** Where the rare name is: near the start, and far beyond the first 10,000 plants a page reads in id order. */
 const RARE_IDS = [3n, 10_500n, 11_999n];
 
-function plant(id: bigint, name: string): Plant {
-  const parsed = Plant.parse({ id, name });
-  if (!parsed.ok) throw new Error('test plant is invalid');
-  return parsed.plant;
-}
-
-function search(text: string): PlantNameSearch {
-  const found = PlantNameSearch.create(text);
-  if (!(found instanceof PlantNameSearch)) throw new Error('test search is invalid');
-  return found;
-}
+const plant = (id: bigint, name: string): Plant => validPlant({ id, name });
 
 /*
  * A store larger than the part of the table a search reads in id order before it turns to its

@@ -1,16 +1,11 @@
 import { MAX_ROWS_PER_STATEMENT, SqlPlantRepository } from '@plantstore/adapters-persistence';
-import { Plant, PlantId, type NewPlantInput } from '@plantstore/domain';
+import { PlantId } from '@plantstore/domain';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant as plant } from '../support/valid-inputs.js';
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2025-06-01T12:00:00.000Z') };
-
-function plant(input: NewPlantInput): Plant {
-  const parsed = Plant.parse(input);
-  if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
-  return parsed.plant;
-}
 
 describe.each(testEngines())('SqlPlantRepository batches on $name', (engine) => {
   const open = useFreshStore(engine);

@@ -4,11 +4,12 @@ import {
   lockWaitOf,
   type SqlPlantRepositoryOptions,
 } from '@plantstore/adapters-persistence';
-import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
+import { CreatePlant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant } from '../support/valid-inputs.js';
 import { FixedClock } from '@plantstore/domain/testing';
 
 const clock = new FixedClock('2025-06-01T12:00:00.000Z');
@@ -24,9 +25,7 @@ function createPlantOn(dataSource: DataSource, options: SqlPlantRepositoryOption
       plant: NewPlantInput;
       createdByTokenId?: string;
     }): Promise<CreatePlantResult> {
-      const parsed = Plant.parse(plant);
-      if (!parsed.ok) throw new Error(`test plant is invalid: ${JSON.stringify(parsed.violations)}`);
-      return createPlant.execute({ plant: parsed.plant, createdByTokenId });
+      return createPlant.execute({ plant: validPlant(plant), createdByTokenId });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { SqlPlantRepository, TypeOrmTokenRepository } from '@plantstore/adapters-persistence';
-import { CreatePlant, Plant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
+import { CreatePlant, type CreatePlantResult, type NewPlantInput } from '@plantstore/domain';
 import {
   FixedClock,
   plantBatchRepositoryContract,
@@ -10,6 +10,7 @@ import {
 import { testEngines } from '../engines.js';
 import { clearStore, plantRows, provenanceRows } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant } from '../support/valid-inputs.js';
 
 const NOW = '2025-06-01T12:34:56.789Z';
 
@@ -144,8 +145,4 @@ describe.each(testEngines())('SqlPlantRepository on $name', (engine) => {
   });
 });
 
-function parsed(input: NewPlantInput): Plant {
-  const result = Plant.parse(input);
-  if (!result.ok) throw new Error(`test plant is invalid: ${JSON.stringify(result.violations)}`);
-  return result.plant;
-}
+const parsed = validPlant;

@@ -18,6 +18,7 @@ import { postgresAdminUrl, postgresEngine, reportIfPostgresSkipped } from '../en
 import { feedingStore, feedSettled } from '../support/feeding-store.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant } from '../support/valid-inputs.js';
 
 reportIfPostgresSkipped();
 const adminUrl = postgresAdminUrl();
@@ -26,11 +27,7 @@ const engine = postgresEngine(adminUrl ?? '');
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2026-11-27T00:00:00.000Z') };
 
-function plant(id: string, name: string): Plant {
-  const parsed = Plant.parse({ id, name });
-  if (!parsed.ok) throw new Error('test plant is invalid');
-  return parsed.plant;
-}
+const plant = (id: string, name: string): Plant => validPlant({ id, name });
 
 /** A follower's copy: per id, the last state it was told, as plain data. */
 type Copy = Map<string, unknown>;

@@ -4,14 +4,11 @@ import { sqliteEngine, testEngines } from '../engines.js';
 import { feedingStore, feedSettled } from '../support/feeding-store.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validPlant } from '../support/valid-inputs.js';
 
 const provenance = { createdByTokenId: undefined, createdAt: new Date('2026-11-27T00:00:00.000Z') };
 
-function plant(id: number, name: string): Plant {
-  const parsed = Plant.parse({ id: `${id}`, name });
-  if (!parsed.ok) throw new Error('test plant is invalid');
-  return parsed.plant;
-}
+const plant = (id: number, name: string): Plant => validPlant({ id: `${id}`, name });
 
 /** Reads pages after `at` until an empty one, keeping each plant's last version; resolves with where it stopped. */
 async function follow(feed: PlantChangeFeed, at: FeedPosition, copy: Map<string, number>): Promise<FeedPosition> {

@@ -1,4 +1,4 @@
-import { Plant, PlantId, PlantNameSearch, type PlantProvenance } from '@plantstore/domain';
+import { Plant, PlantId, type PlantProvenance } from '@plantstore/domain';
 import { SqlPlantRepository, SqlStore } from '@plantstore/adapters-persistence';
 import type { DataSource } from 'typeorm';
 import { SqlRunner } from '../../src/connection/sql-runner.js';
@@ -6,20 +6,11 @@ import { NameIndexPasses, SqliteNameIndex } from '../../src/plants/sqlite-name-i
 import { sqliteEngine } from '../engines.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
+import { validNameSearch as search, validPlant } from '../support/valid-inputs.js';
 
 const provenance: PlantProvenance = { createdByTokenId: undefined, createdAt: new Date('2026-11-27T06:00:00Z') };
 
-function plant(id: string, name: string): Plant {
-  const parsed = Plant.parse({ id, name });
-  if (!parsed.ok) throw new Error('test plant is invalid');
-  return parsed.plant;
-}
-
-function search(text: string): PlantNameSearch {
-  const parsed = PlantNameSearch.create(text);
-  if (!(parsed instanceof PlantNameSearch)) throw new Error('test search is invalid');
-  return parsed;
-}
+const plant = (id: string, name: string): Plant => validPlant({ id, name });
 
 async function found(plants: SqlPlantRepository, text: string, limit = 100): Promise<string[]> {
   const page = await plants.listPage({ after: undefined, tags: [], name: search(text), limit });

@@ -5,17 +5,11 @@ import { openEventStream, type EventStreamReader } from '../../../../test-suppor
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
 import { connectPostgres, describeOnPostgres, testEngines, type TestDatabase } from '../support/engines.js';
-import { copyOfTable, FeedCopy, PLANT_TABLE_QUERY } from '../support/feed-copy.js';
+import { copyOfTable, FEED_WAIT_MS, FeedCopy, PLANT_TABLE_QUERY } from '../support/feed-copy.js';
 import { churnPlants } from '../support/plant-churn.js';
 
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 const REVOCATION_BOUND_MS = 5_000;
-/**
- * How long a test waits for a change to reach a stream. PostgreSQL serves a change once no
- * transaction older than it is open anywhere in the cluster (docs/changes.md), and other suites
- * may hold one open for a while on a shared server.
- */
-const FEED_WAIT_MS = 30_000;
 
 async function createPlant(url: string, token: string, id: number, name: string): Promise<void> {
   const res = await request(url)

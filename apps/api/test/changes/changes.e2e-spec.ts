@@ -6,15 +6,21 @@ import { runCli } from '../../../../test-support/built-cli.js';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
 import { deletePlant, putPlant } from '../support/change-requests.js';
 import { testEngines } from '../support/engines.js';
-import { copyOfTable, FeedCopy, parseExact, PLANT_TABLE_QUERY, readPages } from '../support/feed-copy.js';
+import {
+  copyOfTable,
+  FEED_WAIT_MS,
+  FeedCopy,
+  parseExact,
+  PLANT_TABLE_QUERY,
+  readPages,
+  untilFeedServesAll,
+} from '../support/feed-copy.js';
 import { postPlant } from '../support/plant-requests.js';
 import { getWithToken } from '../support/read-requests.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
 
 const MAX = '9223372036854775807';
 const REVOCATION_BOUND_MS = 5_000;
-/** PostgreSQL serves a change once no older transaction is open in the cluster: other suites may hold one a while. */
-const FEED_WAIT_MS = 30_000;
 const invalid = (detail: string) => ({ error: 40004, message: `The request parameters are invalid: ${detail}.` });
 const CURSOR_RULE = (name: string) =>
   `${name} must be a cursor this store handed out (an opaque text of at most 100 characters, unaltered)`;
@@ -43,7 +49,9 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
     for (const follower of followers.splice(0)) follower.close();
   });
 
+  /** A page read once every committed change is servable: what the test wrote is in it. */
   async function page(query = ''): Promise<Page> {
+    await untilFeedServesAll(t.dataSource);
     const res = await getWithToken(t.url, reader, `/plants/changes${query}`);
     expect(res.status).toBe(200);
     return parseExact<Page>(res.text);
@@ -75,6 +83,7 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
       await create(t, '11', 'Fern');
       expect((await putPlant(t.url, t.token, MAX, '{"name":"max again"}')).status).toBe(200);
       expect((await deletePlant(t.url, t.token, '11')).status).toBe(204);
+      await untilFeedServesAll(t.dataSource);
       const res = await getWithToken(t.url, reader, `/plants/changes?after=${start}`);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const { next } = JSON.parse(res.text) as { next: string };

@@ -1,13 +1,10 @@
 import { ChangeCursor, plantNameKey } from '@plantstore/domain';
 import { deletePlant, putPlant } from '../support/change-requests.js';
 import { describeOnPostgres, testEngines } from '../support/engines.js';
-import { FeedCopy, parseExact, readPages } from '../support/feed-copy.js';
+import { FEED_WAIT_MS, FeedCopy, parseExact, readPages } from '../support/feed-copy.js';
 import { postPlant } from '../support/plant-requests.js';
 import { getWithToken, nextOf } from '../support/read-requests.js';
 import { useTestApp, type SuiteApp } from '../support/test-app.js';
-
-/** PostgreSQL serves a change once no older transaction is open in the cluster: other suites may hold one a while. */
-const FEED_WAIT_MS = 30_000;
 
 interface ListedPlant {
   readonly id: string;

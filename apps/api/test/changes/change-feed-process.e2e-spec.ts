@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { ChangeCursor, compareFeedPositions } from '@plantstore/domain';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
@@ -73,7 +74,7 @@ describe.each(testEngines())('the change feed across the built server’s restar
     const follower = await follow(server!.url, token);
     expect(follower.status).toBe(200);
     // The token is in the server's cache from the stream's own request.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     const revoked = await runCli(['token', 'revoke', id], { DATABASE_URL: database.url });
     expect(revoked.code).toBe(0);
     const revokedAt = performance.now();
@@ -113,7 +114,10 @@ describeOnPostgres('the change feed on two instances, one killed mid-stream', (e
 
     const onSecond = await follow(second.url, token, lastId);
     expect(onSecond.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Changes made while the follower reads the second instance: the resume must carry them too.
+    const changedAtResume = churn.changed();
+    const deadline = Date.now() + FEED_WAIT_MS;
+    while (churn.changed() < changedAtResume + 20 && Date.now() < deadline) await sleep(50);
     const sent = await churn.stop();
     expect(sent).toBeGreaterThan(80);
 

@@ -5,8 +5,9 @@ import { ChangeCursor, compareFeedPositions } from '@plantstore/domain';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
 import { startBuiltServer, type BuiltServer } from '../../../../test-support/built-server.mjs';
 import { createTokenWithCli, runCli } from '../../../../test-support/built-cli.js';
+import { FEED_WAIT_MS } from '../../../../test-support/feed-settled.js';
 import { connectPostgres, describeOnPostgres, testEngines, type TestDatabase } from '../support/engines.js';
-import { copyOfTable, FEED_WAIT_MS, FeedCopy, PLANT_TABLE_QUERY } from '../support/feed-copy.js';
+import { copyOfTable, FeedCopy, PLANT_TABLE_QUERY } from '../support/feed-copy.js';
 import { churnPlants } from '../support/plant-churn.js';
 
 const SHUTDOWN_TIMEOUT_MS = 5_000;

@@ -1,20 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SqlPlantFeed } from '@plantstore/adapters-persistence';
 import { ChangeCursor } from '@plantstore/domain';
 import { runCli } from '../../../../test-support/built-cli.js';
 import { openEventStream, type EventStreamReader } from '../../../../test-support/event-stream-reader.js';
+import { FEED_WAIT_MS, feedSettled } from '../../../../test-support/feed-settled.js';
 import { deletePlant, putPlant } from '../support/change-requests.js';
 import { testEngines } from '../support/engines.js';
-import {
-  copyOfTable,
-  FEED_WAIT_MS,
-  FeedCopy,
-  parseExact,
-  PLANT_TABLE_QUERY,
-  readPages,
-  untilFeedServesAll,
-} from '../support/feed-copy.js';
+import { copyOfTable, FeedCopy, parseExact, PLANT_TABLE_QUERY, readPages } from '../support/feed-copy.js';
 import { postPlant } from '../support/plant-requests.js';
 import { getWithToken } from '../support/read-requests.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/test-app.js';
@@ -51,7 +45,7 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
 
   /** A page read once every committed change is servable: what the test wrote is in it. */
   async function page(query = ''): Promise<Page> {
-    await untilFeedServesAll(t.dataSource);
+    await feedSettled(new SqlPlantFeed(t.dataSource));
     const res = await getWithToken(t.url, reader, `/plants/changes${query}`);
     expect(res.status).toBe(200);
     return parseExact<Page>(res.text);
@@ -83,7 +77,7 @@ describe.each(testEngines())('GET /plants/changes ($name)', (engine) => {
       await create(t, '11', 'Fern');
       expect((await putPlant(t.url, t.token, MAX, '{"name":"max again"}')).status).toBe(200);
       expect((await deletePlant(t.url, t.token, '11')).status).toBe(204);
-      await untilFeedServesAll(t.dataSource);
+      await feedSettled(new SqlPlantFeed(t.dataSource));
       const res = await getWithToken(t.url, reader, `/plants/changes?after=${start}`);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const { next } = JSON.parse(res.text) as { next: string };

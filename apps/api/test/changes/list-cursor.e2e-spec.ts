@@ -1,7 +1,8 @@
 import { ChangeCursor, plantNameKey } from '@plantstore/domain';
 import { deletePlant, putPlant } from '../support/change-requests.js';
 import { describeOnPostgres, testEngines } from '../support/engines.js';
-import { FEED_WAIT_MS, FeedCopy, parseExact, readPages } from '../support/feed-copy.js';
+import { FEED_WAIT_MS } from '../../../../test-support/feed-settled.js';
+import { FeedCopy, parseExact, readPages } from '../support/feed-copy.js';
 import { postPlant } from '../support/plant-requests.js';
 import { getWithToken, nextOf } from '../support/read-requests.js';
 import { useTestApp, type SuiteApp } from '../support/test-app.js';

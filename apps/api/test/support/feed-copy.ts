@@ -1,29 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
-import { SqlPlantFeed, type DataSource } from '@plantstore/adapters-persistence';
-
-/**
- * How long a test waits for a change to reach the feed. PostgreSQL serves a change once no
- * transaction older than it is open anywhere in the cluster (docs/changes.md), and other suites
- * may hold one open for a while on a shared server.
- */
-export const FEED_WAIT_MS = 30_000;
-
-/**
- * Resolves once the feed serves every change committed so far, by the store's own lag count
- * (always 0 on SQLite, whose writers take turns). A test that reads the feed right after a
- * write waits here instead of reading a page the cluster's older transactions still hold back.
- */
-export async function untilFeedServesAll(dataSource: DataSource): Promise<void> {
-  const feed = new SqlPlantFeed(dataSource);
-  const deadline = Date.now() + FEED_WAIT_MS;
-  for (;;) {
-    const { changes } = await feed.lag();
-    if (changes === 0) return;
-    if (Date.now() > deadline) throw new Error(`the feed still holds back ${changes} changes after ${FEED_WAIT_MS} ms`);
-    await sleep(50);
-  }
-}
 
 /** One plant as a follower's copy holds it, and as the table says it should be. */
 export type CopiedPlant =

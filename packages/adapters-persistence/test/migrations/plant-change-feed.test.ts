@@ -1,6 +1,7 @@
 import { FEED_ORIGIN, Plant, type PositionedFeedEntry } from '@plantstore/domain';
 import { testEngines } from '../engines.js';
-import { feedingStore, feedSettled } from '../support/feeding-store.js';
+import { feedSettled } from '../../../../test-support/feed-settled.js';
+import { feedingStore } from '../support/feeding-store.js';
 import { undoMigrationsThrough } from '../support/migrations.js';
 import { useFreshStore } from '../support/use-store.js';
 

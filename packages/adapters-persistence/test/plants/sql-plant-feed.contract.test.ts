@@ -1,7 +1,8 @@
 import { plantChangeFeedContract } from '@plantstore/domain/testing';
 import type { DataSource } from 'typeorm';
 import { testEngines } from '../engines.js';
-import { feedingStore, feedSettled } from '../support/feeding-store.js';
+import { feedSettled } from '../../../../test-support/feed-settled.js';
+import { feedingStore } from '../support/feeding-store.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
 

@@ -15,7 +15,8 @@ import {
   type FreshPostgresDatabase,
 } from '../../../../test-support/postgres-databases.js';
 import { postgresAdminUrl, postgresEngine, reportIfPostgresSkipped } from '../engines.js';
-import { feedingStore, feedSettled } from '../support/feeding-store.js';
+import { feedSettled } from '../../../../test-support/feed-settled.js';
+import { feedingStore } from '../support/feeding-store.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
 import { validPlant } from '../support/valid-inputs.js';

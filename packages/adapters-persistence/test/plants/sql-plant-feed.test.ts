@@ -1,7 +1,8 @@
 import { FEED_ORIGIN, Plant, PlantId, type FeedPosition, type PlantChangeFeed } from '@plantstore/domain';
 import type { DataSource } from 'typeorm';
 import { sqliteEngine, testEngines } from '../engines.js';
-import { feedingStore, feedSettled } from '../support/feeding-store.js';
+import { feedSettled } from '../../../../test-support/feed-settled.js';
+import { feedingStore } from '../support/feeding-store.js';
 import { clearStore } from '../support/rows.js';
 import { useFreshStore } from '../support/use-store.js';
 import { validPlant } from '../support/valid-inputs.js';

@@ -1,7 +1,7 @@
 import { SqlPlantFeed, SqlStore } from '@plantstore/adapters-persistence';
 import { ChangesQuery, FollowChanges } from '@plantstore/domain';
 import { testEngines, type TestStore } from '../engines.js';
-import { feedSettled } from '../support/feeding-store.js';
+import { feedSettled } from '../../../../test-support/feed-settled.js';
 import { validPlant } from '../support/valid-inputs.js';
 
 // What an app wires: the store's feed behind FollowChanges, and its lag for a metric.

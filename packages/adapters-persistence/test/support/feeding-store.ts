@@ -12,18 +12,3 @@ export function feedingStore(dataSource: DataSource): FeedingPlantStore & { read
     newestPosition: feed.newestPosition.bind(feed),
   });
 }
-
-/**
- * Resolves once the feed of this data source serves every change committed so far. On
- * PostgreSQL that waits for every transaction of the cluster that began before them to end
- * (other suites run beside this one); SQLite's feed never lags.
- */
-export async function feedSettled(feed: SqlPlantFeed, timeoutMs = 60_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const lag = await feed.lag();
-    if (lag.changes === 0) return;
-    if (Date.now() > giveUpAt) throw new Error(`the feed still lags ${lag.changes} changes after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
